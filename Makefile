@@ -1,0 +1,39 @@
+# marcador — build, run and test on a machine that has only the Swift toolchain.
+# `make` installs the one system package it needs (libsqlite3-dev) with apt-get when missing.
+
+SWIFT ?= swift
+# Arguments for `make run`: the main job (lists the matches of the default database for now).
+ARGS ?= partidos
+
+.PHONY: all deps build release run test lint format clean
+
+all: build
+
+# SQLite's header and pkg-config file come from Debian's libsqlite3-dev.
+deps:
+	@if [ ! -f /usr/include/sqlite3.h ] || ! pkg-config --exists sqlite3 2>/dev/null; then \
+		echo "Instalando libsqlite3-dev y pkg-config con apt-get…"; \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: build
+	$(SWIFT) run --skip-build marcador $(ARGS)
+
+test: deps lint
+	$(SWIFT) test --parallel
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Plugins
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Sources Tests Plugins
+
+clean:
+	rm -rf .build

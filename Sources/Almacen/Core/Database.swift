@@ -1,0 +1,169 @@
+import CSQLite
+
+/// One SQLite connection. Not thread-safe by itself: owners keep it behind a lock or an actor.
+///
+/// Every value goes through a bound parameter; SQL text is never built from data.
+public final class Database {
+    let handle: OpaquePointer
+    /// The file this connection opened (`:memory:` for an in-memory database).
+    public let path: String
+    private var statements: [String: Statement] = [:]
+    private var transactionDepth = 0
+
+    /// Opens (and creates, unless `readOnly`) the database at `path`.
+    ///
+    /// Opening is lazy in SQLite: a file that is not a database is only detected at the first
+    /// read, which `Database` does right away so callers get the error here.
+    /// See https://www.sqlite.org/c3ref/open.html
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000)
+        throws(SQLiteError)
+    {
+        var handle: OpaquePointer?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) }
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: ResultCode(rawValue: code), message: message)
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // Touch the schema so a file of random bytes fails now, not at some later query.
+        _ = try scalarInt("PRAGMA schema_version")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(
+            code: ResultCode(rawValue: sqlite3_extended_errcode(handle)),
+            message: String(cString: sqlite3_errmsg(handle)),
+            sql: sql)
+    }
+
+    /// A cached prepared statement for `sql` (prepared once per connection).
+    public func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement with bound `arguments`, discarding any rows.
+    public func execute(_ sql: String, _ arguments: any DatabaseValueConvertible...)
+        throws(SQLiteError)
+    {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        while try statement.step() {}
+    }
+
+    /// Runs a script of several statements without arguments (migrations, seeds).
+    ///
+    /// See https://www.sqlite.org/c3ref/exec.html
+    public func executeScript(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) }
+            sqlite3_free(message)
+            throw SQLiteError(
+                code: ResultCode(rawValue: sqlite3_extended_errcode(handle)), message: text,
+                sql: sql)
+        }
+    }
+
+    /// Maps every row of a query.
+    public func rows<T>(
+        _ sql: String, _ arguments: any DatabaseValueConvertible...,
+        map: (Row) throws -> T
+    ) throws -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        var result: [T] = []
+        while try statement.step() {
+            result.append(try map(Row(handle: statement.handle)))
+        }
+        return result
+    }
+
+    /// The first row of a query, mapped, or `nil` when there is none.
+    public func row<T>(
+        _ sql: String, _ arguments: any DatabaseValueConvertible...,
+        map: (Row) throws -> T
+    ) throws -> T? {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        guard try statement.step() else { return nil }
+        return try map(Row(handle: statement.handle))
+    }
+
+    /// The first column of the first row as an integer (`nil` when no row or NULL).
+    public func scalarInt(_ sql: String, _ arguments: any DatabaseValueConvertible...)
+        throws(SQLiteError) -> Int?
+    {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        guard try statement.step() else { return nil }
+        let row = Row(handle: statement.handle)
+        return row.optionalInt(0)
+    }
+
+    /// The first column of the first row as text (`nil` when no row or NULL).
+    public func scalarString(_ sql: String, _ arguments: any DatabaseValueConvertible...)
+        throws(SQLiteError) -> String?
+    {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        guard try statement.step() else { return nil }
+        return Row(handle: statement.handle).optionalString(0)
+    }
+
+    public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    ///
+    /// IMMEDIATE takes the write lock up front, so two writers wait on `busy_timeout` instead of
+    /// failing with SQLITE_BUSY halfway through. Nested calls join the outer transaction.
+    /// See https://www.sqlite.org/lang_transaction.html
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
+        try execute("BEGIN IMMEDIATE")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    /// `PRAGMA data_version`: changes whenever another connection commits, so a reader can tell
+    /// cheaply whether it must look again. See https://www.sqlite.org/pragma.html#pragma_data_version
+    public func dataVersion() throws(SQLiteError) -> Int {
+        try scalarInt("PRAGMA data_version") ?? 0
+    }
+}

@@ -1,0 +1,69 @@
+import CSQLite
+
+/// A prepared statement. Owned by its `Database`, which caches it by SQL text and finalizes it.
+///
+/// See https://www.sqlite.org/c3ref/stmt.html
+public final class Statement {
+    let handle: OpaquePointer
+    public let sql: String
+    unowned let database: Database
+
+    init(database: Database, sql: String) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(
+            database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw database.error(code, sql: sql)
+        }
+        self.handle = handle
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement and binds `arguments` to its parameters, in order.
+    ///
+    /// See https://www.sqlite.org/c3ref/bind_blob.html
+    func bind(_ arguments: [any DatabaseValueConvertible]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == arguments.count else {
+            preconditionFailure("\(sql) expects \(expected) arguments, got \(arguments.count)")
+        }
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch argument.databaseValue {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
+            case .real(let value): code = sqlite3_bind_double(handle, index, value)
+            case .text(let value):
+                code = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+            case .blob(let value):
+                code = value.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob64(
+                        handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                        sqlite3_uint64(bytes.count), sqliteTransient)
+                }
+            }
+            guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
+        }
+    }
+
+    /// Steps once: `true` while there is a row to read.
+    func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            sqlite3_reset(handle)
+            throw database.error(code, sql: sql)
+        }
+    }
+}
+
+/// `sqliteTransient` is a macro casting -1 to a destructor; Swift cannot import it directly.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

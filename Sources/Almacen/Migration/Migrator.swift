@@ -1,0 +1,58 @@
+/// Brings a database to the schema this binary knows, recording progress in `PRAGMA user_version`.
+///
+/// Each migration runs in `BEGIN IMMEDIATE … COMMIT` together with its version bump and a foreign
+/// key check, so a crash leaves the database at the previous version, never in between. A
+/// database already past the newest known version was written by a newer `marcador` and is
+/// refused untouched: guessing how to "repair" it would lose the newer program's data.
+public struct Migrator: Sendable {
+    public let migrations: [Migration]
+
+    public init(migrations: [Migration] = Migration.embedded) {
+        precondition(
+            zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
+            "migrations must have strictly increasing versions")
+        self.migrations = migrations
+    }
+
+    public var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Fails without writing anything when the database is newer than this binary.
+    public func checkNotSuperseded(_ db: Database) throws {
+        let current = try currentVersion(db)
+        if current > latestVersion {
+            throw MigrationError.superseded(database: current, known: latestVersion)
+        }
+    }
+
+    public func currentVersion(_ db: Database) throws -> Int {
+        try db.scalarInt("PRAGMA user_version") ?? 0
+    }
+
+    /// Applies the missing migrations; returns the versions it applied.
+    @discardableResult
+    public func migrate(_ db: Database) throws -> [Int] {
+        try checkNotSuperseded(db)
+        var applied: [Int] = []
+        for migration in migrations where try migration.version > currentVersion(db) {
+            try db.transaction {
+                // Re-read inside the write lock: another process may have migrated meanwhile.
+                guard try currentVersion(db) < migration.version else { return }
+                try db.executeScript(migration.sql)
+                let violations = try db.rows("PRAGMA foreign_key_check") { $0.string(0) }
+                if let table = violations.first {
+                    throw MigrationError.foreignKeyViolation(
+                        migration: migration.name, table: table)
+                }
+                // PRAGMA takes no bound parameters; the version is an Int from our own file name.
+                try db.executeScript("PRAGMA user_version = \(migration.version)")
+                applied.append(migration.version)
+            }
+        }
+        return applied
+    }
+}
+
+public enum MigrationError: Error, Sendable, Equatable {
+    case superseded(database: Int, known: Int)
+    case foreignKeyViolation(migration: String, table: String)
+}

@@ -1,0 +1,147 @@
+import Torneo
+
+/// `PartidosRepositorio` over SQLite: matches with their scripts, and the settings table.
+public struct PartidosSQLite: PartidosRepositorio {
+    public let queue: DatabaseQueue
+
+    public init(_ queue: DatabaseQueue) { self.queue = queue }
+
+    public func partidos(competicion: String?) throws -> [Partido] {
+        try queue.read { db in
+            let cabeceras = try db.rows(
+                """
+                SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga
+                FROM partido p
+                JOIN equipo l ON l.id = p.local_id
+                JOIN equipo v ON v.id = p.visitante_id
+                WHERE ?1 IS NULL OR p.competicion = ?1
+                ORDER BY p.id
+                """, competicion, map: Self.cabecera)
+            let eventos = try Self.eventos(db, partidoId: nil)
+            return cabeceras.map { partido in
+                var partido = partido
+                partido.eventos = eventos[partido.id] ?? []
+                return partido
+            }
+        }
+    }
+
+    public func partido(id: Int) throws -> Partido? {
+        try queue.read { db in
+            guard
+                var partido = try db.row(
+                    """
+                    SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga
+                    FROM partido p
+                    JOIN equipo l ON l.id = p.local_id
+                    JOIN equipo v ON v.id = p.visitante_id
+                    WHERE p.id = ?
+                    """, id, map: Self.cabecera)
+            else { return nil }
+            partido.eventos = try Self.eventos(db, partidoId: id)[id] ?? []
+            return partido
+        }
+    }
+
+    private static func cabecera(_ fila: Row) -> Partido {
+        Partido(
+            id: fila.int(0),
+            local: Equipo(fila.string(1)),
+            visitante: Equipo(fila.string(2)),
+            eventos: [],
+            competicion: fila.optionalString(3),
+            tieneProrroga: fila.bool(4))
+    }
+
+    /// Scripts grouped by match, in script order (`orden`); one query whatever the match count.
+    private static func eventos(_ db: Database, partidoId: Int?) throws -> [Int: [EventoDePartido]]
+    {
+        var porPartido: [Int: [EventoDePartido]] = [:]
+        let filas = try db.rows(
+            """
+            SELECT e.partido_id, e.minuto, e.anadido, j.nombre, eq.nombre, e.lado,
+                   e.penalti, e.en_propia_puerta, e.adjunto
+            FROM evento e
+            JOIN jugador j ON j.id = e.jugador_id
+            JOIN equipo eq ON eq.id = j.equipo_id
+            WHERE ?1 IS NULL OR e.partido_id = ?1
+            ORDER BY e.partido_id, e.orden
+            """, partidoId
+        ) { fila in
+            let gol = Gol(
+                minuto: MinutoDeJuego(fila.int(1), anadido: fila.int(2)),
+                jugador: Jugador(fila.string(3), de: Equipo(fila.string(4))),
+                lado: Lado(rawValue: fila.string(5)) ?? .local,
+                penalti: fila.bool(6),
+                enPropiaPuerta: fila.bool(7),
+                adjunto: fila.optionalString(8))
+            return (fila.int(0), EventoDePartido.gol(gol))
+        }
+        for (id, evento) in filas { porPartido[id, default: []].append(evento) }
+        return porPartido
+    }
+
+    public func ajustes() throws -> Ajustes {
+        try queue.read { db in try Self.ajustes(db) }
+    }
+
+    static func ajustes(_ db: Database) throws -> Ajustes {
+        let pares = try db.rows("SELECT clave, valor FROM ajuste") { ($0.string(0), $0.string(1)) }
+        let valores = Dictionary(pares, uniquingKeysWith: { _, ultimo in ultimo })
+        var ajustes = Ajustes()
+        if let valor = valores[Clave.duracion].flatMap(Int.init) { ajustes.duracion = valor }
+        if let valor = valores[Clave.msPorMinuto].flatMap(Int.init) { ajustes.msPorMinuto = valor }
+        if let valor = valores[Clave.silencio] { ajustes.sinAvisosEnPrimerPlano = valor == "1" }
+        if let valor = valores[Clave.permiso] { ajustes.avisosPermitidos = valor == "1" }
+        return ajustes
+    }
+
+    public func guardar(_ ajustes: Ajustes) throws {
+        try queue.write { db in
+            let sql = "INSERT OR REPLACE INTO ajuste (clave, valor) VALUES (?, ?)"
+            try db.execute(sql, Clave.duracion, String(ajustes.duracion))
+            try db.execute(sql, Clave.msPorMinuto, String(ajustes.msPorMinuto))
+            try db.execute(sql, Clave.silencio, ajustes.sinAvisosEnPrimerPlano ? "1" : "0")
+            if let permiso = ajustes.avisosPermitidos {
+                try db.execute(sql, Clave.permiso, permiso ? "1" : "0")
+            } else {
+                try db.execute("DELETE FROM ajuste WHERE clave = ?", Clave.permiso)
+            }
+        }
+    }
+
+    /// Keys of the `ajuste` table.
+    enum Clave {
+        static let duracion = "duracion"
+        static let msPorMinuto = "ms_por_minuto"
+        static let silencio = "sin_avisos_en_primer_plano"
+        static let permiso = "avisos_permitidos"
+    }
+}
+
+// MARK: - Resúmenes
+
+extension PartidosSQLite {
+    /// Every match with its current standing, for `marcador partidos`; one query.
+    public func resumenes(competicion: String? = nil) throws -> [ResumenDePartido] {
+        let duracionPorDefecto = try ajustes().duracion
+        return try queue.read { db in
+            try db.rows(
+                """
+                SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga
+                FROM partido p
+                JOIN equipo l ON l.id = p.local_id
+                JOIN equipo v ON v.id = p.visitante_id
+                WHERE ?1 IS NULL OR p.competicion = ?1
+                ORDER BY p.id
+                """, competicion
+            ) { fila in
+                ResumenDePartido(
+                    id: fila.int(0), local: fila.string(1), visitante: fila.string(2),
+                    competicion: fila.optionalString(3), estado: .sinEmpezar, minuto: 0,
+                    goles: .cero, golesAMano: .cero,
+                    duracion: fila.bool(4) ? 120 : duracionPorDefecto)
+            }
+        }
+    }
+}

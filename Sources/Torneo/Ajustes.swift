@@ -1,0 +1,26 @@
+/// The user's stored preferences. Defaults are those of DESIGN §3 and §4.
+public struct Ajustes: Sendable, Hashable, Codable {
+    /// Minutes a match lasts when `jugar` gets no `--duracion`.
+    public var duracion: Int
+    /// Real milliseconds per match minute.
+    public var msPorMinuto: Int
+    /// Quiet mode: no banner and no bell in the terminal watching the match.
+    public var sinAvisosEnPrimerPlano: Bool
+    /// Goal notices permission: `nil` until the user is first asked (off meanwhile).
+    public var avisosPermitidos: Bool?
+
+    public init(
+        duracion: Int = 90,
+        msPorMinuto: Int = 250,
+        sinAvisosEnPrimerPlano: Bool = false,
+        avisosPermitidos: Bool? = nil
+    ) {
+        self.duracion = duracion
+        self.msPorMinuto = msPorMinuto
+        self.sinAvisosEnPrimerPlano = sinAvisosEnPrimerPlano
+        self.avisosPermitidos = avisosPermitidos
+    }
+
+    /// Durations a setting may hold (120 is only for a match with extra time, chosen per run).
+    public static let duracionesValidas = [60, 90]
+}

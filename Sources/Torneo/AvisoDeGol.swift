@@ -1,0 +1,61 @@
+/// The «¡Gol!» notice for a scripted goal: what every channel shows, whatever it is.
+///
+/// The identifier `gol-<minuto>-<jugador>` is the notice's identity downstream (collapse id,
+/// idempotency key, `replaces_id`): two goals in one minute by different players never collide,
+/// and the same goal delivered twice replaces itself instead of appearing twice.
+public struct AvisoDeGol: Sendable, Hashable, Codable {
+    public var identificador: String
+    public var titulo: String
+    public var cuerpo: String
+    public var partidoId: Int
+    public var minuto: MinutoDeJuego
+    public var jugador: String
+    /// The player's team (for an own goal, not the team that gains the goal).
+    public var equipo: String
+    /// The score right after this goal.
+    public var marcador: Marcador
+    public var adjunto: String?
+
+    public init(
+        identificador: String,
+        titulo: String,
+        cuerpo: String,
+        partidoId: Int,
+        minuto: MinutoDeJuego,
+        jugador: String,
+        equipo: String,
+        marcador: Marcador,
+        adjunto: String? = nil
+    ) {
+        self.identificador = identificador
+        self.titulo = titulo
+        self.cuerpo = cuerpo
+        self.partidoId = partidoId
+        self.minuto = minuto
+        self.jugador = jugador
+        self.equipo = equipo
+        self.marcador = marcador
+        self.adjunto = adjunto
+    }
+
+    public static let tituloDeGol = "¡Gol!"
+
+    /// The notice for `gol` of `partido`, with the score it leaves.
+    public init(gol: Gol, en partido: Partido, marcador: Marcador) {
+        var marcas = [gol.jugador.equipo.nombre]
+        if gol.enPropiaPuerta { marcas.append("en propia puerta") }
+        if gol.penalti { marcas.append("de penalti") }
+        self.init(
+            identificador: "gol-\(gol.minuto)-\(gol.jugador.nombre)",
+            titulo: Self.tituloDeGol,
+            cuerpo:
+                "\(gol.jugador.nombre) (\(marcas.joined(separator: ", "))), minuto \(gol.minuto)",
+            partidoId: partido.id,
+            minuto: gol.minuto,
+            jugador: gol.jugador.nombre,
+            equipo: gol.jugador.equipo.nombre,
+            marcador: marcador,
+            adjunto: gol.adjunto
+        )
+    }
+}

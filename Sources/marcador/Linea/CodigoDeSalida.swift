@@ -1,0 +1,18 @@
+/// The process exit statuses of DESIGN §5; stable, so scripts can branch on them.
+enum CodigoDeSalida: Int32, Sendable {
+    case ok = 0
+    /// EX_USAGE: wrong arguments.
+    case uso = 64
+    /// EX_DATAERR: a file or value with the wrong content.
+    case datos = 65
+    /// EX_NOINPUT: no such match or file.
+    case noEncontrado = 66
+    /// EX_UNAVAILABLE: a notification channel cannot work on this machine.
+    case canalNoDisponible = 69
+    /// EX_IOERR: the database or a file could not be read or written.
+    case entradaSalida = 74
+    /// 128 + SIGINT.
+    case interrumpido = 130
+    /// 128 + SIGTERM.
+    case terminado = 143
+}

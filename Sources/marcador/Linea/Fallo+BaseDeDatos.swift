@@ -1,0 +1,69 @@
+import Almacen
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Fallo {
+    /// Turns what SQLite or the migrator said into a sentence about the user's file (exit 74).
+    static func deBaseDeDatos(_ error: any Error, ruta: String) -> Fallo {
+        if let fallo = error as? Fallo { return fallo }
+        if let migracion = error as? MigrationError {
+            switch migracion {
+            case .superseded(let version, let conocida):
+                return .entradaSalida(
+                    "La base de datos «\(ruta)» es de una versión más nueva de marcador "
+                        + "(esquema \(version); esta versión conoce hasta el \(conocida)). "
+                        + "Actualiza marcador; no se ha modificado nada.")
+            case .foreignKeyViolation(let nombre, let tabla):
+                return .entradaSalida(
+                    "La migración \(nombre) dejaría datos incoherentes en la tabla \(tabla); "
+                        + "no se ha aplicado.")
+            }
+        }
+        guard let sqlite = error as? SQLiteError else {
+            return .entradaSalida("Error con la base de datos «\(ruta)»: \(error).")
+        }
+        let motivo: String
+        switch sqlite.code.primario {
+        case .cantopen:
+            motivo = "no se puede abrir: " + porQueNoSeAbre(ruta)
+        case .notadb, .corrupt:
+            motivo =
+                "no es una base de datos de marcador (el fichero está dañado o es de otro tipo)"
+        case .readonly:
+            motivo = "es de solo lectura (el fichero o su carpeta no admiten escritura)"
+        case .full:
+            motivo = "no queda espacio en el disco"
+        case .busy, .locked:
+            motivo = "está bloqueada por otro proceso durante demasiado tiempo"
+        case .ioerr:
+            motivo = "error de lectura o escritura en el disco (\(sqlite.message))"
+        default:
+            motivo = sqlite.message
+        }
+        return .entradaSalida("Base de datos «\(ruta)»: \(motivo).")
+    }
+
+    /// SQLite only says "unable to open"; the file system knows why.
+    private static func porQueNoSeAbre(_ ruta: String) -> String {
+        var info = stat()
+        if stat(ruta, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            return "es una carpeta, no un fichero"
+        }
+        let barra = ruta.lastIndex(of: "/")
+        let carpeta = barra.map { $0 == ruta.startIndex ? "/" : String(ruta[..<$0]) } ?? "."
+        if stat(carpeta, &info) != 0 {
+            return "la carpeta «\(carpeta)» no existe"
+        }
+        if access(carpeta, W_OK) != 0 && errno == EROFS {
+            return "está en un sistema de ficheros de solo lectura"
+        }
+        if access(carpeta, W_OK) != 0 {
+            return "no hay permiso para escribir en la carpeta «\(carpeta)»"
+        }
+        return "el fichero o su diario (-wal, -shm) no se pueden crear o leer"
+    }
+}

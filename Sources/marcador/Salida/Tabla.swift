@@ -1,0 +1,26 @@
+/// A plain text table with aligned columns, measured in characters (names carry accents).
+struct Tabla {
+    var cabeceras: [String]
+    var filas: [[String]] = []
+    /// Columns aligned to the right (numbers).
+    var aLaDerecha: Set<Int> = []
+
+    func texto(resaltarCabecera: (String) -> String = { $0 }) -> String {
+        var anchos = cabeceras.map(\.count)
+        for fila in filas {
+            for (i, celda) in fila.enumerated() where i < anchos.count {
+                anchos[i] = max(anchos[i], celda.count)
+            }
+        }
+        func formatear(_ celdas: [String]) -> String {
+            celdas.enumerated().map { i, celda in
+                let relleno = String(repeating: " ", count: anchos[i] - celda.count)
+                if aLaDerecha.contains(i) { return relleno + celda }
+                return i == celdas.count - 1 ? celda : celda + relleno
+            }.joined(separator: "  ")
+        }
+        var lineas = [resaltarCabecera(formatear(cabeceras))]
+        lineas += filas.map(formatear)
+        return lineas.joined(separator: "\n")
+    }
+}

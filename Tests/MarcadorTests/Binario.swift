@@ -1,0 +1,147 @@
+import Foundation
+
+/// The built `marcador` binary, run as a user would: real process, real files, real signals.
+struct Binario {
+    /// `.build/<triple>/debug/marcador`, next to the test bundle.
+    static let ruta: String = {
+        let propio =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: propio).deletingLastPathComponent().appendingPathComponent(
+            "marcador"
+        ).path
+    }()
+}
+
+/// What a finished run printed and returned.
+struct Resultado {
+    var codigo: Int32
+    var salida: String
+    var error: String
+    /// Killed by a signal rather than exiting.
+    var senal: Int32?
+}
+
+/// One `marcador` process with its output captured in files (pipes could fill up and block it).
+final class Proceso {
+    let proceso = Process()
+    let carpeta: String
+    let salidaRuta: String
+    let errorRuta: String
+
+    init(
+        _ argumentos: [String], entorno extra: [String: String] = [:], carpeta: String,
+        entrada: String? = nil
+    )
+        throws
+    {
+        self.carpeta = carpeta
+        let id = UUID().uuidString
+        salidaRuta = carpeta + "/salida-\(id).txt"
+        errorRuta = carpeta + "/error-\(id).txt"
+        _ = FileManager.default.createFile(atPath: salidaRuta, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorRuta, contents: nil)
+        proceso.executableURL = URL(fileURLWithPath: Binario.ruta)
+        proceso.arguments = argumentos
+        var entorno = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": carpeta,
+            "LANG": "C.UTF-8",
+        ]
+        entorno.merge(extra) { _, nuevo in nuevo }
+        proceso.environment = entorno
+        proceso.standardOutput = FileHandle(forWritingAtPath: salidaRuta)
+        proceso.standardError = FileHandle(forWritingAtPath: errorRuta)
+        if let entrada {
+            let ruta = carpeta + "/entrada-\(id).txt"
+            _ = FileManager.default.createFile(atPath: ruta, contents: Data(entrada.utf8))
+            proceso.standardInput = FileHandle(forReadingAtPath: ruta)
+        } else {
+            proceso.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        }
+        try proceso.run()
+    }
+
+    var pid: Int32 { proceso.processIdentifier }
+
+    var salidaHastaAhora: String {
+        (try? String(contentsOfFile: salidaRuta, encoding: .utf8)) ?? ""
+    }
+    var errorHastaAhora: String { (try? String(contentsOfFile: errorRuta, encoding: .utf8)) ?? "" }
+
+    func senal(_ numero: Int32) { kill(proceso.processIdentifier, numero) }
+
+    /// Waits for the process to end (killing it after `limite` seconds so no test hangs).
+    func esperar(limite: Double = 60) -> Resultado {
+        let fin = Date().addingTimeInterval(limite)
+        while proceso.isRunning && Date() < fin { usleep(2_000) }
+        if proceso.isRunning {
+            kill(proceso.processIdentifier, SIGKILL)
+            proceso.waitUntilExit()
+        }
+        proceso.waitUntilExit()
+        let senal = proceso.terminationReason == .uncaughtSignal ? proceso.terminationStatus : nil
+        return Resultado(
+            codigo: proceso.terminationStatus, salida: salidaHastaAhora, error: errorHastaAhora,
+            senal: senal)
+    }
+
+    /// Polls the captured stderr (or stdout) until `texto` appears; `false` after `limite` seconds.
+    func esperarTexto(_ texto: String, enSalida: Bool = false, limite: Double = 20) -> Bool {
+        let fin = Date().addingTimeInterval(limite)
+        while Date() < fin {
+            if (enSalida ? salidaHastaAhora : errorHastaAhora).contains(texto) { return true }
+            if !proceso.isRunning {
+                return (enSalida ? salidaHastaAhora : errorHastaAhora).contains(texto)
+            }
+            usleep(5_000)
+        }
+        return false
+    }
+}
+
+/// A temp directory with a database path, for one end-to-end test.
+final class Escenario {
+    let carpeta: String
+    let db: String
+
+    init() {
+        carpeta = NSTemporaryDirectory() + "marcador-e2e-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
+        db = carpeta + "/marcador.sqlite3"
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: carpeta) }
+
+    /// Runs `marcador --db <db> args…` to completion.
+    @discardableResult
+    func marcador(_ argumentos: String..., entorno: [String: String] = [:], entrada: String? = nil)
+        throws
+        -> Resultado
+    {
+        try Proceso(
+            ["--db", db] + argumentos, entorno: entorno, carpeta: carpeta, entrada: entrada
+        ).esperar()
+    }
+
+    /// Runs with no `--db`: the caller chooses the database through arguments or environment.
+    func marcadorSinDB(_ argumentos: [String], entorno: [String: String] = [:]) throws -> Resultado
+    {
+        try Proceso(argumentos, entorno: entorno, carpeta: carpeta).esperar()
+    }
+
+    /// Starts `marcador --db <db> args…` and returns without waiting.
+    func lanzar(_ argumentos: String..., entorno: [String: String] = [:]) throws -> Proceso {
+        try Proceso(["--db", db] + argumentos, entorno: entorno, carpeta: carpeta)
+    }
+
+    func bytes(_ ruta: String) -> Data? { FileManager.default.contents(atPath: ruta) }
+}
+
+extension Resultado {
+    /// No Swift runtime crash text reached the user.
+    var sinTrazaDeFallo: Bool {
+        !(error + salida).contains("Fatal error") && !(error + salida).contains("Stack dump")
+            && !(error + salida).contains("Current stack trace") && senal == nil
+    }
+}
