@@ -2,8 +2,8 @@
 # `make` installs the one system package it needs (libsqlite3-dev) with apt-get when missing.
 
 SWIFT ?= swift
-# Arguments for `make run`: the main job (lists the matches of the default database for now).
-ARGS ?= partidos
+# Arguments for `make run`: the main job plays partido 1 on the default database.
+ARGS ?= jugar 1
 
 .PHONY: all deps build release run test lint format clean
 

@@ -32,6 +32,16 @@ public struct Partido: Sendable, Hashable, Identifiable, Codable {
         }
     }
 
+    /// The duration `jugar` uses without `--duracion`: the setting chooses a short (60) or a full
+    /// match (90), and a full match that went to extra time lasts 120.
+    public static func duracionPorDefecto(ajuste: Int, tieneProrroga: Bool) -> Int {
+        tieneProrroga && ajuste == 90 ? 120 : ajuste
+    }
+
+    public func duracionPorDefecto(ajuste: Int) -> Int {
+        Self.duracionPorDefecto(ajuste: ajuste, tieneProrroga: tieneProrroga)
+    }
+
     /// The durations a user may choose for this match.
     public var duracionesPermitidas: [Int] {
         tieneProrroga ? [60, 90, 120] : [60, 90]

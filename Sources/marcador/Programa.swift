@@ -8,6 +8,9 @@ enum Programa {
     /// Only implemented commands are listed: help never promises what does not exist.
     static let comandos: [any Comando.Type] = [
         ComandoPartidos.self,
+        ComandoJugar.self,
+        ComandoGolAMano.self,
+        ComandoAjustes.self,
         ComandoRegistro.self,
     ]
 

@@ -5,9 +5,9 @@ import Testing
 /// crash trace, and the file exactly as it was.
 @Suite("Bases de datos inservibles (binario)")
 struct BaseDeDatosRotaE2ETests {
-    @Test func unaCarpeta() throws {
+    @Test func unaCarpeta() async throws {
         let escenario = Escenario()
-        let resultado = try escenario.marcadorSinDB(["--db", escenario.carpeta, "partidos"])
+        let resultado = try await escenario.marcadorSinDB(["--db", escenario.carpeta, "partidos"])
         #expect(resultado.codigo == 74)
         #expect(
             resultado.error
@@ -16,13 +16,13 @@ struct BaseDeDatosRotaE2ETests {
         #expect(resultado.sinTrazaDeFallo)
     }
 
-    @Test func unFicheroDeBytesAleatorios() throws {
+    @Test func unFicheroDeBytesAleatorios() async throws {
         let escenario = Escenario()
         var generador = SystemRandomNumberGenerator()
         let ruido = Data((0..<16384).map { _ in UInt8.random(in: 0...255, using: &generador) })
         _ = FileManager.default.createFile(atPath: escenario.db, contents: ruido)
         for comando in [["partidos"], ["registro"], ["partidos", "--json"]] {
-            let resultado = try escenario.marcadorSinDB(["--db", escenario.db] + comando)
+            let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + comando)
             #expect(resultado.codigo == 74)
             #expect(resultado.error.contains("no es una base de datos de marcador"))
             #expect(resultado.sinTrazaDeFallo)
@@ -31,9 +31,9 @@ struct BaseDeDatosRotaE2ETests {
         #expect(!FileManager.default.fileExists(atPath: escenario.db + "-wal"))
     }
 
-    @Test func unaCarpetaQueNoExiste() throws {
+    @Test func unaCarpetaQueNoExiste() async throws {
         let escenario = Escenario()
-        let resultado = try escenario.marcadorSinDB([
+        let resultado = try await escenario.marcadorSinDB([
             "--db", escenario.carpeta + "/no/hay/x.db", "partidos",
         ])
         #expect(resultado.codigo == 74)
@@ -45,21 +45,21 @@ struct BaseDeDatosRotaE2ETests {
     @Test(
         .enabled(
             if: SoloLectura.sePuedeMontar, "hace falta root para montar un tmpfs de solo lectura"))
-    func unSistemaDeFicherosDeSoloLectura() throws {
+    func unSistemaDeFicherosDeSoloLectura() async throws {
         let montaje = try SoloLectura()
         defer { montaje.desmontar() }
         let escenario = Escenario()
         let ruta = montaje.ruta + "/marcador.sqlite3"
-        #expect(try escenario.marcadorSinDB(["--db", ruta, "partidos"]).codigo == 0)
+        #expect(try await escenario.marcadorSinDB(["--db", ruta, "partidos"]).codigo == 0)
         try montaje.soloLectura()
         let antes = escenario.bytes(ruta)
         for comando in [["partidos"], ["registro"]] {
-            let resultado = try escenario.marcadorSinDB(["--db", ruta] + comando)
+            let resultado = try await escenario.marcadorSinDB(["--db", ruta] + comando)
             #expect(resultado.codigo == 74)
             #expect(resultado.error.contains("solo lectura"))
             #expect(resultado.sinTrazaDeFallo)
         }
-        let nueva = try escenario.marcadorSinDB([
+        let nueva = try await escenario.marcadorSinDB([
             "--db", montaje.ruta + "/nueva.sqlite3", "partidos",
         ])
         #expect(nueva.codigo == 74)

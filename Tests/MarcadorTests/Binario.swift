@@ -72,9 +72,11 @@ final class Proceso {
     func senal(_ numero: Int32) { kill(proceso.processIdentifier, numero) }
 
     /// Waits for the process to end (killing it after `limite` seconds so no test hangs).
-    func esperar(limite: Double = 60) -> Resultado {
+    /// Polls with `Task.sleep` rather than blocking: the cooperative pool has one thread per
+    /// core, and a blocked thread would starve the other tests running in parallel.
+    func esperar(limite: Double = 60) async -> Resultado {
         let fin = Date().addingTimeInterval(limite)
-        while proceso.isRunning && Date() < fin { usleep(2_000) }
+        while proceso.isRunning && Date() < fin { try? await Task.sleep(for: .milliseconds(2)) }
         if proceso.isRunning {
             kill(proceso.processIdentifier, SIGKILL)
             proceso.waitUntilExit()
@@ -87,14 +89,14 @@ final class Proceso {
     }
 
     /// Polls the captured stderr (or stdout) until `texto` appears; `false` after `limite` seconds.
-    func esperarTexto(_ texto: String, enSalida: Bool = false, limite: Double = 20) -> Bool {
+    func esperarTexto(_ texto: String, enSalida: Bool = false, limite: Double = 20) async -> Bool {
         let fin = Date().addingTimeInterval(limite)
         while Date() < fin {
             if (enSalida ? salidaHastaAhora : errorHastaAhora).contains(texto) { return true }
             if !proceso.isRunning {
                 return (enSalida ? salidaHastaAhora : errorHastaAhora).contains(texto)
             }
-            usleep(5_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return false
     }
@@ -116,18 +118,18 @@ final class Escenario {
     /// Runs `marcador --db <db> args…` to completion.
     @discardableResult
     func marcador(_ argumentos: String..., entorno: [String: String] = [:], entrada: String? = nil)
-        throws
-        -> Resultado
+        async throws -> Resultado
     {
-        try Proceso(
+        try await Proceso(
             ["--db", db] + argumentos, entorno: entorno, carpeta: carpeta, entrada: entrada
         ).esperar()
     }
 
     /// Runs with no `--db`: the caller chooses the database through arguments or environment.
-    func marcadorSinDB(_ argumentos: [String], entorno: [String: String] = [:]) throws -> Resultado
+    func marcadorSinDB(_ argumentos: [String], entorno: [String: String] = [:]) async throws
+        -> Resultado
     {
-        try Proceso(argumentos, entorno: entorno, carpeta: carpeta).esperar()
+        try await Proceso(argumentos, entorno: entorno, carpeta: carpeta).esperar()
     }
 
     /// Starts `marcador --db <db> args…` and returns without waiting.

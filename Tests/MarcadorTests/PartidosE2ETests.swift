@@ -4,9 +4,9 @@ import Testing
 
 @Suite("marcador partidos (binario)")
 struct PartidosE2ETests {
-    @Test func unaBaseNuevaListaLosTresPartidosDeEjemplo() throws {
+    @Test func unaBaseNuevaListaLosTresPartidosDeEjemplo() async throws {
         let escenario = Escenario()
-        let resultado = try escenario.marcador("partidos")
+        let resultado = try await escenario.marcador("partidos")
         #expect(resultado.codigo == 0)
         #expect(resultado.error == "")
         #expect(
@@ -19,13 +19,14 @@ struct PartidosE2ETests {
                 """)
     }
 
-    @Test func elJSONSeLeeYCoincideConLaTabla() throws {
+    @Test func elJSONSeLeeYCoincideConLaTabla() async throws {
         let escenario = Escenario()
-        let json = try escenario.marcador("partidos", "--json")
+        let json = try await escenario.marcador("partidos", "--json")
         #expect(json.codigo == 0)
         let lista = try #require(
             try JSONSerialization.jsonObject(with: Data(json.salida.utf8)) as? [[String: Any]])
-        let tabla = try escenario.marcador("partidos").salida.split(separator: "\n").dropFirst()
+        let tabla = try await escenario.marcador("partidos").salida.split(separator: "\n")
+            .dropFirst()
         #expect(lista.count == tabla.count)
         for (objeto, fila) in zip(lista, tabla) {
             let esperado = [
@@ -40,45 +41,47 @@ struct PartidosE2ETests {
         }
     }
 
-    @Test func reiniciarDatosRestauraLasSemillas() throws {
+    @Test func reiniciarDatosRestauraLasSemillas() async throws {
         let escenario = Escenario()
-        try escenario.marcador("partidos")
+        try await escenario.marcador("partidos")
         do {
             let db = try Database(path: escenario.db)
             try db.execute("PRAGMA foreign_keys = ON")
             try db.execute("DELETE FROM partido WHERE id = 2")
             try db.execute("UPDATE equipo SET nombre = 'Otro' WHERE id = 1")
         }
-        let cambiada = try escenario.marcador("partidos", "--json").salida
+        let cambiada = try await escenario.marcador("partidos", "--json").salida
         #expect(!cambiada.contains("Águilas CF"))
         #expect(cambiada.contains("Otro"))
-        let reiniciada = try escenario.marcador("--reiniciar-datos", "partidos")
+        let reiniciada = try await escenario.marcador("--reiniciar-datos", "partidos")
         #expect(reiniciada.codigo == 0)
         #expect(reiniciada.salida.contains("Águilas CF"))
         #expect(reiniciada.salida.contains("Rayo FC"))
         #expect(!reiniciada.salida.contains("Otro"))
     }
 
-    @Test func marcadorDBYXDGEligenLaBase() throws {
+    @Test func marcadorDBYXDGEligenLaBase() async throws {
         let escenario = Escenario()
         let porEntorno = escenario.carpeta + "/entorno.sqlite3"
         #expect(
-            try escenario.marcadorSinDB(["partidos"], entorno: ["MARCADOR_DB": porEntorno]).codigo
+            try await escenario.marcadorSinDB(["partidos"], entorno: ["MARCADOR_DB": porEntorno])
+                .codigo
                 == 0)
         #expect(FileManager.default.fileExists(atPath: porEntorno))
         let xdg = escenario.carpeta + "/datos"
         #expect(
-            try escenario.marcadorSinDB(["partidos"], entorno: ["XDG_DATA_HOME": xdg]).codigo == 0)
+            try await escenario.marcadorSinDB(["partidos"], entorno: ["XDG_DATA_HOME": xdg]).codigo
+                == 0)
         #expect(FileManager.default.fileExists(atPath: xdg + "/marcador/marcador.sqlite3"))
-        #expect(try escenario.marcadorSinDB(["partidos"]).codigo == 0)
+        #expect(try await escenario.marcadorSinDB(["partidos"]).codigo == 0)
         #expect(
             FileManager.default.fileExists(
                 atPath: escenario.carpeta + "/.local/share/marcador/marcador.sqlite3"))
     }
 
-    @Test func filtraPorCompeticion() throws {
+    @Test func filtraPorCompeticion() async throws {
         let escenario = Escenario()
-        let resultado = try escenario.marcador("partidos", "--competicion", "Mundial")
+        let resultado = try await escenario.marcador("partidos", "--competicion", "Mundial")
         #expect(resultado.codigo == 0)
         #expect(resultado.salida == "No hay partidos de la competición «Mundial».\n")
     }

@@ -85,6 +85,14 @@ public final class Database {
         _ sql: String, _ arguments: any DatabaseValueConvertible...,
         map: (Row) throws -> T
     ) throws -> [T] {
+        try rows(sql, arguments: arguments, map: map)
+    }
+
+    /// Maps every row of a query whose arguments were gathered in an array.
+    public func rows<T>(
+        _ sql: String, arguments: [any DatabaseValueConvertible],
+        map: (Row) throws -> T
+    ) throws -> [T] {
         let statement = try statement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }

@@ -122,25 +122,39 @@ public struct PartidosSQLite: PartidosRepositorio {
 // MARK: - Resúmenes
 
 extension PartidosSQLite {
-    /// Every match with its current standing, for `marcador partidos`; one query.
+    /// Every match with the standing of its latest run, for `marcador partidos`; one query.
     public func resumenes(competicion: String? = nil) throws -> [ResumenDePartido] {
         let duracionPorDefecto = try ajustes().duracion
         return try queue.read { db in
             try db.rows(
                 """
-                SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga
+                SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, e.id IS NOT NULL,
+                    \(EjecucionesSQLite.columnas)
                 FROM partido p
                 JOIN equipo l ON l.id = p.local_id
                 JOIN equipo v ON v.id = p.visitante_id
+                LEFT JOIN ejecucion e
+                    ON e.id = (SELECT max(id) FROM ejecucion WHERE partido_id = p.id)
                 WHERE ?1 IS NULL OR p.competicion = ?1
                 ORDER BY p.id
                 """, competicion
             ) { fila in
-                ResumenDePartido(
+                let prorroga = fila.bool(4)
+                var resumen = ResumenDePartido(
                     id: fila.int(0), local: fila.string(1), visitante: fila.string(2),
                     competicion: fila.optionalString(3), estado: .sinEmpezar, minuto: 0,
                     goles: .cero, golesAMano: .cero,
-                    duracion: fila.bool(4) ? 120 : duracionPorDefecto)
+                    duracion: Partido.duracionPorDefecto(
+                        ajuste: duracionPorDefecto, tieneProrroga: prorroga))
+                if fila.bool(5) {
+                    let ejecucion = EjecucionesSQLite.ejecucion(fila, desde: 6)
+                    resumen.estado = ejecucion.estadoDelPartido
+                    resumen.minuto = ejecucion.minuto
+                    resumen.goles = ejecucion.goles
+                    resumen.golesAMano = ejecucion.golesAMano
+                    if ejecucion.estado != .sinEmpezar { resumen.duracion = ejecucion.duracion }
+                }
+                return resumen
             }
         }
     }

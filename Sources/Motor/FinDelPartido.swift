@@ -1,0 +1,6 @@
+/// How a call to `jugar` or `reanudar` ended.
+public enum FinDelPartido: Sendable, Hashable {
+    case terminado(enElMinuto: Int)
+    /// The task was cancelled or the run was asked to stop from outside.
+    case cancelado(enElMinuto: Int)
+}

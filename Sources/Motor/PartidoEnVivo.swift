@@ -1,0 +1,205 @@
+import Torneo
+
+/// A match being played: minute by minute from its script, as the lessons' model does.
+///
+/// `jugar` owns no task: whoever calls it owns the task and cancels it (SwiftUI's `.task(id:)`
+/// in the lesson, signal handlers in the CLI). Each minute waits on the clock, and cancellation
+/// arrives as the `CancellationError` that waiting throws; nothing polls a flag.
+@MainActor
+public final class PartidoEnVivo {
+    public let partido: Partido
+    public private(set) var minuto = 0
+    /// Goals of the script played so far.
+    public private(set) var golesEnVivo = Marcador.cero
+    /// Goals added by hand; they never notify.
+    public private(set) var golesAMano = Marcador.cero
+    public private(set) var ultimoAviso = "ninguno"
+    public private(set) var corriendo = false
+    public private(set) var duracion: Int
+    /// Short code of the current run, shown in the log: `partido CANCELADO … (fd045)`.
+    public private(set) var identificador: String
+    public private(set) var cancelado = false
+
+    /// Called after each minute and each goal, for whoever draws the match.
+    public var alCambiar: ((Cambio) -> Void)?
+
+    public enum Cambio: Sendable {
+        /// The run started (or resumed): `identificador` is its code from now on.
+        case inicio
+        case minuto
+        /// A scripted goal, with the notice it produces (its score is the one right after it).
+        case gol(AvisoDeGol)
+        case fin(FinDelPartido)
+    }
+
+    private let msPorMinuto: Int
+    private let reloj: Reloj
+    private let cronica: (any CronicaDelPartido)?
+    private let registro: (any Registro)?
+    private let nuevoCodigo: @Sendable () -> String
+
+    public init(
+        partido: Partido,
+        msPorMinuto: Int,
+        reloj: Reloj = .continuo,
+        cronica: (any CronicaDelPartido)? = nil,
+        registro: (any Registro)? = nil,
+        nuevoCodigo: @escaping @Sendable () -> String = PartidoEnVivo.codigoAleatorio
+    ) {
+        self.partido = partido
+        self.msPorMinuto = msPorMinuto
+        self.reloj = reloj
+        self.cronica = cronica
+        self.registro = registro
+        self.nuevoCodigo = nuevoCodigo
+        self.duracion = 90
+        self.identificador = nuevoCodigo()
+    }
+
+    /// What the user sees: scripted plus manual goals.
+    public var marcador: Marcador { golesEnVivo + golesAMano }
+
+    public var estado: EstadoDelPartido {
+        if corriendo { return .enJuego }
+        if cancelado { return .cancelado(enElMinuto: minuto) }
+        if minuto >= duracion { return .terminado }
+        return .sinEmpezar
+    }
+
+    /// Plays a whole match from zero; a second call starts again from zero with a new code.
+    ///
+    /// - Throws: only what the chronicle throws (the database); cancellation is not an error:
+    ///   it is logged and returned as `.cancelado`.
+    @discardableResult
+    public func jugar(duracion: Int) async throws -> FinDelPartido {
+        identificador = nuevoCodigo()
+        self.duracion = duracion
+        minuto = 0
+        golesEnVivo = .cero
+        golesAMano = .cero
+        ultimoAviso = "ninguno"
+        cancelado = false
+        corriendo = true
+        do {
+            try cronica?.empezar(
+                partido: partido, duracion: duracion, msPorMinuto: msPorMinuto,
+                codigo: identificador)
+        } catch {
+            corriendo = false
+            throw error
+        }
+        alCambiar?(.inicio)
+        return try await jugarDesdeElMinutoActual()
+    }
+
+    /// Goes on with a stored run from its last committed minute: goals up to that minute are
+    /// already in its score, so none is counted or notified twice.
+    @discardableResult
+    public func reanudar(_ guardada: EjecucionGuardada) async throws -> FinDelPartido {
+        identificador = guardada.codigo
+        duracion = guardada.duracion
+        minuto = guardada.minuto
+        golesEnVivo = guardada.goles
+        golesAMano = guardada.golesAMano
+        ultimoAviso = guardada.ultimoAviso
+        cancelado = false
+        corriendo = true
+        do {
+            try cronica?.reanudar(guardada)
+        } catch {
+            corriendo = false
+            throw error
+        }
+        registro?.anotar(
+            "partido REANUDADO en el minuto \(minuto) (\(identificador))", partido: partido.id)
+        alCambiar?(.inicio)
+        return try await jugarDesdeElMinutoActual()
+    }
+
+    /// A goal added by hand: counts, never notifies.
+    public func golAMano(_ lado: Lado) throws {
+        if let cronica {
+            golesAMano = try cronica.golAMano(lado)
+        } else {
+            golesAMano = golesAMano.sumando(lado)
+        }
+        alCambiar?(.minuto)
+    }
+
+    private func jugarDesdeElMinutoActual() async throws -> FinDelPartido {
+        let eventos = partido.eventos(hasta: duracion)
+        var siguiente = eventos.firstIndex { $0.minuto.minuto > minuto } ?? eventos.endIndex
+        let inicial = minuto
+        let esperar = reloj.empezar()
+        var nuevo = inicial
+        while nuevo < duracion {
+            nuevo += 1
+            do {
+                if msPorMinuto > 0 {
+                    try await esperar(.milliseconds(msPorMinuto * (nuevo - inicial)))
+                } else {
+                    try Task.checkCancellation()
+                }
+            } catch {
+                return try cancelar()
+            }
+            var goles = golesEnVivo
+            var delMinuto: [(Gol, AvisoDeGol)] = []
+            while siguiente < eventos.endIndex, eventos[siguiente].minuto.minuto == nuevo {
+                let evento = eventos[siguiente]
+                goles = goles.despuesDe(evento, en: partido)
+                if case .gol(let gol) = evento {
+                    delMinuto.append(
+                        (gol, AvisoDeGol(gol: gol, en: partido, marcador: goles + golesAMano)))
+                }
+                siguiente += 1
+            }
+            let mano: Marcador
+            if let cronica {
+                let previo = ultimoAviso
+                guard
+                    let guardada = try cronica.registrar(
+                        minuto: nuevo, goles: goles, avisos: delMinuto.map(\.1),
+                        ultimoAviso: { mano in
+                            nuevo % 15 == 0 ? "minuto \(nuevo) con \(goles + mano)" : previo
+                        })
+                else {
+                    return try cancelar()
+                }
+                mano = guardada
+            } else {
+                mano = golesAMano
+            }
+            golesEnVivo = goles
+            golesAMano = mano
+            minuto = nuevo
+            if nuevo % 15 == 0 { ultimoAviso = "minuto \(nuevo) con \(marcador)" }
+            for (_, aviso) in delMinuto { alCambiar?(.gol(aviso)) }
+            alCambiar?(.minuto)
+        }
+        corriendo = false
+        try cronica?.terminar(minuto: minuto)
+        registro?.anotar(
+            "partido TERMINADO en el minuto \(minuto) (\(identificador))", partido: partido.id)
+        alCambiar?(.fin(.terminado(enElMinuto: minuto)))
+        return .terminado(enElMinuto: minuto)
+    }
+
+    /// Cancellation is logged, never swallowed: the log line says at which minute it stopped.
+    private func cancelar() throws -> FinDelPartido {
+        registro?.anotar(
+            "partido CANCELADO en el minuto \(minuto) (\(identificador))", partido: partido.id)
+        corriendo = false
+        cancelado = true
+        try cronica?.cancelar(minuto: minuto)
+        alCambiar?(.fin(.cancelado(enElMinuto: minuto)))
+        return .cancelado(enElMinuto: minuto)
+    }
+
+    /// Five hex digits, like the lesson's `fd045`: short enough to read, enough to tell runs apart.
+    public nonisolated static func codigoAleatorio() -> String {
+        let numero = UInt32.random(in: 0..<0x10_0000)
+        let hex = String(numero, radix: 16)
+        return String(repeating: "0", count: 5 - hex.count) + hex
+    }
+}

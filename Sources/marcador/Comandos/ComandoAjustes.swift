@@ -1,0 +1,130 @@
+import Almacen
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `marcador ajustes [CLAVE VALOR]`: shows or changes the stored settings.
+struct ComandoAjustes: Comando {
+    static let nombre = "ajustes"
+    static let resumen =
+        "Muestra o cambia los ajustes guardados (duración, ms por minuto, silencio)."
+    static let posicionales = [
+        Posicional(nombre: "CLAVE", ayuda: "duracion, ms-por-minuto o silencio.", opcional: true),
+        Posicional(nombre: "VALOR", ayuda: "El valor nuevo.", opcional: true),
+    ]
+    static let opciones: [Opcion] = [
+        .bandera("--json", ayuda: "Escribe los ajustes en JSON, para otros programas.")
+    ]
+    static let detalles: String? = """
+        Claves:
+          duracion 60|90        Minutos de un partido (90 es 120 en los que tuvieron prórroga).
+                                Cambiarla vuelve a empezar los partidos en juego que la siguen.
+          ms-por-minuto N       Milisegundos reales por minuto de partido (0 a 600000).
+          silencio si|no        Sin banner ni campana en la terminal que mira el partido.
+        """
+
+    enum Cambio {
+        case duracion(Int)
+        case msPorMinuto(Int)
+        case silencio(Bool)
+    }
+
+    let cambio: Cambio?
+
+    init(_ argumentos: Argumentos) throws(Fallo) {
+        try Self.comprobarPosicionales(argumentos)
+        let posicionales = argumentos.posicionales
+        guard let clave = posicionales.first else {
+            cambio = nil
+            return
+        }
+        guard posicionales.count == 2 else {
+            throw .uso("Falta el valor de «\(clave)». Uso: marcador ajustes CLAVE VALOR")
+        }
+        let valor = posicionales[1]
+        switch clave {
+        case "duracion":
+            guard let minutos = Int(valor), Ajustes.duracionesValidas.contains(minutos) else {
+                throw .uso("Indica una duración de 60 o 90 minutos, no «\(valor)».")
+            }
+            cambio = .duracion(minutos)
+        case "ms-por-minuto":
+            guard let ms = Int(valor), (0...600_000).contains(ms) else {
+                throw .uso("ms-por-minuto va de 0 a 600000, no «\(valor)».")
+            }
+            cambio = .msPorMinuto(ms)
+        case "silencio":
+            guard valor == "si" || valor == "sí" || valor == "no" else {
+                throw .uso("Indica «si» o «no» para silencio, no «\(valor)».")
+            }
+            cambio = .silencio(valor != "no")
+        default:
+            throw .uso("Ajuste desconocido «\(clave)». Ajustes: duracion, ms-por-minuto, silencio.")
+        }
+    }
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let queue = try contexto.almacen()
+        let repositorio = PartidosSQLite(queue)
+        var ajustes = try repositorio.ajustes()
+        guard let cambio else {
+            mostrar(ajustes, contexto)
+            return .ok
+        }
+        switch cambio {
+        case .duracion(let minutos):
+            ajustes.duracion = minutos
+            try repositorio.guardar(ajustes)
+            contexto.terminal.linea("Duración: \(minutos) minutos.")
+            let afectadas = try EjecucionesSQLite(queue).pedirCambioDeDuracion(minutos)
+            for afectada in afectadas { kill(pid_t(afectada.propietario.pid), SIGUSR1) }
+            if !afectadas.isEmpty {
+                contexto.terminal.linea(
+                    afectadas.count == 1
+                        ? "Un partido en juego vuelve a empezar con la nueva duración."
+                        : "\(afectadas.count) partidos en juego vuelven a empezar con la nueva duración."
+                )
+            }
+        case .msPorMinuto(let ms):
+            ajustes.msPorMinuto = ms
+            try repositorio.guardar(ajustes)
+            contexto.terminal.linea("Milisegundos por minuto: \(ms).")
+        case .silencio(let silencio):
+            ajustes.sinAvisosEnPrimerPlano = silencio
+            try repositorio.guardar(ajustes)
+            contexto.terminal.linea(
+                silencio ? "Silencio: sí (sin banner ni campana en la terminal)." : "Silencio: no.")
+        }
+        return .ok
+    }
+
+    private func mostrar(_ ajustes: Ajustes, _ contexto: Contexto) {
+        if contexto.json {
+            struct AjustesJSON: Encodable {
+                var duracion: Int
+                var msPorMinuto: Int
+                var sinAvisosEnPrimerPlano: Bool
+                var avisosPermitidos: Bool
+            }
+            let documento = try? documentoJSON(
+                AjustesJSON(
+                    duracion: ajustes.duracion, msPorMinuto: ajustes.msPorMinuto,
+                    sinAvisosEnPrimerPlano: ajustes.sinAvisosEnPrimerPlano,
+                    avisosPermitidos: ajustes.avisosPermitidos ?? false))
+            contexto.terminal.linea(documento ?? "{}")
+            return
+        }
+        var tabla = Tabla(cabeceras: ["AJUSTE", "VALOR"])
+        tabla.filas = [
+            ["duracion", "\(ajustes.duracion) minutos"],
+            ["ms-por-minuto", "\(ajustes.msPorMinuto)"],
+            ["silencio", ajustes.sinAvisosEnPrimerPlano ? "si" : "no"],
+            ["avisos", ajustes.avisosPermitidos == true ? "activados" : "desactivados"],
+        ]
+        contexto.terminal.linea(tabla.texto { contexto.terminal.resaltar($0, .negrita) })
+    }
+}

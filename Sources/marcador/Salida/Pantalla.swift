@@ -1,0 +1,67 @@
+import Almacen
+import Synchronization
+import Torneo
+
+/// Draws a match being played: a status line redrawn in place on a terminal, plain lines when
+/// the output is a pipe or a file.
+final class Pantalla: Sendable {
+    let terminal: Terminal
+    /// The status line currently on screen (terminal only), to clear and redraw it around log
+    /// lines written to stderr.
+    private let lineaDeEstado = Mutex<String?>(nil)
+
+    init(terminal: Terminal) { self.terminal = terminal }
+
+    /// Shows the current state: redrawn in place on a terminal; on a pipe only the notices
+    /// every 15 minutes get a line.
+    func estado(_ texto: String, avisoNuevo: String?) {
+        if terminal.esInteractiva {
+            lineaDeEstado.withLock { $0 = texto }
+            terminal.escribir("\r\u{1B}[2K" + texto)
+        } else if let avisoNuevo {
+            terminal.linea(avisoNuevo)
+        }
+    }
+
+    /// A line that stays (a goal, the summary), written above the status line.
+    func linea(_ texto: String) {
+        lineaDeEstado.withLock { estado in
+            if terminal.esInteractiva, estado != nil {
+                terminal.escribir("\r\u{1B}[2K" + texto + "\n" + (estado ?? ""))
+            } else {
+                terminal.linea(texto)
+            }
+        }
+    }
+
+    /// Leaves the status line where it is and moves below it, before the final summary.
+    func cerrarEstado() {
+        lineaDeEstado.withLock { estado in
+            if estado != nil { terminal.escribir("\n") }
+            estado = nil
+        }
+    }
+
+    /// Runs `escribir` (which writes to stderr) with the status line out of the way.
+    func fuera(_ escribir: () -> Void) {
+        lineaDeEstado.withLock { estado in
+            guard terminal.esInteractiva, let estado else {
+                escribir()
+                return
+            }
+            terminal.escribir("\r\u{1B}[2K")
+            escribir()
+            terminal.escribir(estado)
+        }
+    }
+}
+
+/// The log as `jugar` uses it: same lines, same table, but the status line steps aside.
+struct RegistroEnPantalla: Registro {
+    let base: RegistroSQLite
+    let pantalla: Pantalla
+
+    func anotar(_ linea: String, partido: Int?) {
+        pantalla.fuera { base.anotar(linea, partido: partido) }
+    }
+}

@@ -1,0 +1,68 @@
+import Synchronization
+
+/// A clock that only moves when the test says so: cancellation tests become deterministic.
+final class RelojManual: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var desdeElInicio: Duration
+        func advanced(by duration: Duration) -> Instant {
+            Instant(desdeElInicio: desdeElInicio + duration)
+        }
+        func duration(to other: Instant) -> Duration { other.desdeElInicio - desdeElInicio }
+        static func < (a: Instant, b: Instant) -> Bool { a.desdeElInicio < b.desdeElInicio }
+    }
+
+    private struct Espera {
+        let id: Int
+        let hasta: Instant
+        let continuacion: CheckedContinuation<Void, any Error>
+    }
+
+    private struct Estado {
+        var ahora = Instant(desdeElInicio: .zero)
+        var esperas: [Espera] = []
+        var siguienteId = 0
+    }
+
+    private let estado = Mutex(Estado())
+
+    var now: Instant { estado.withLock { $0.ahora } }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        let id = estado.withLock { estado -> Int in
+            estado.siguienteId += 1
+            return estado.siguienteId
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuacion: CheckedContinuation<Void, any Error>) in
+                let yaVencida = estado.withLock { estado -> Bool in
+                    if deadline <= estado.ahora { return true }
+                    estado.esperas.append(
+                        Espera(id: id, hasta: deadline, continuacion: continuacion))
+                    return false
+                }
+                if yaVencida { continuacion.resume() }
+            }
+        } onCancel: {
+            let espera = estado.withLock { estado -> Espera? in
+                guard let i = estado.esperas.firstIndex(where: { $0.id == id }) else { return nil }
+                return estado.esperas.remove(at: i)
+            }
+            espera?.continuacion.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline passed.
+    func avanzar(_ duracion: Duration) {
+        let vencidas = estado.withLock { estado -> [Espera] in
+            estado.ahora = estado.ahora.advanced(by: duracion)
+            let ahora = estado.ahora
+            let vencidas = estado.esperas.filter { $0.hasta <= ahora }
+            estado.esperas.removeAll { $0.hasta <= ahora }
+            return vencidas
+        }
+        for espera in vencidas { espera.continuacion.resume() }
+    }
+}
