@@ -9,12 +9,13 @@ ARGS ?= jugar 1
 
 all: build
 
-# SQLite's header and pkg-config file come from Debian's libsqlite3-dev.
+# SQLite's and libcurl's headers and pkg-config files come from Debian's -dev packages.
+DEPS = libsqlite3-dev libcurl4-openssl-dev pkg-config
 deps:
-	@if [ ! -f /usr/include/sqlite3.h ] || ! pkg-config --exists sqlite3 2>/dev/null; then \
-		echo "Instalando libsqlite3-dev y pkg-config con apt-get…"; \
+	@if ! pkg-config --exists sqlite3 libcurl 2>/dev/null; then \
+		echo "Instalando $(DEPS) con apt-get…"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev pkg-config; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(DEPS); \
 	fi
 
 build: deps

@@ -14,6 +14,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libcurl for webhooks and attachments (https included); Debian's libcurl4-openssl-dev.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "Torneo"),
         .target(
             name: "Almacen",
@@ -21,9 +27,10 @@ let package = Package(
             plugins: ["Incrustar"]
         ),
         .target(name: "Motor", dependencies: ["Torneo"]),
+        .target(name: "Avisos", dependencies: ["Torneo", "Almacen", "CCurl"]),
         .executableTarget(
             name: "marcador",
-            dependencies: ["Torneo", "Almacen", "Motor"]
+            dependencies: ["Torneo", "Almacen", "Motor", "Avisos"]
         ),
         // Turns migrations/*.sql and seeds/* into Swift literals so the binary works from any directory.
         .executableTarget(name: "incrustador"),
@@ -35,6 +42,7 @@ let package = Package(
         .testTarget(name: "TorneoTests", dependencies: ["Torneo"]),
         .testTarget(name: "AlmacenTests", dependencies: ["Almacen", "Torneo"]),
         .testTarget(name: "MotorTests", dependencies: ["Motor", "Almacen", "Torneo"]),
+        .testTarget(name: "AvisosTests", dependencies: ["Avisos", "Motor", "Almacen", "Torneo"]),
         .testTarget(name: "MarcadorTests", dependencies: ["marcador", "Almacen", "Torneo"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,6 +15,9 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     /// The score right after this goal.
     public var marcador: Marcador
     public var adjunto: String?
+    /// The stored run that produced it, once it is in the outbox: together with the identifier
+    /// it keys idempotent delivery (a relaunch notifies again, a redelivery does not).
+    public var ejecucion: Int?
 
     public init(
         identificador: String,
@@ -25,7 +28,8 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         jugador: String,
         equipo: String,
         marcador: Marcador,
-        adjunto: String? = nil
+        adjunto: String? = nil,
+        ejecucion: Int? = nil
     ) {
         self.identificador = identificador
         self.titulo = titulo
@@ -36,9 +40,15 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         self.equipo = equipo
         self.marcador = marcador
         self.adjunto = adjunto
+        self.ejecucion = ejecucion
     }
 
     public static let tituloDeGol = "¡Gol!"
+
+    /// The key a receiver deduplicates on: the same goal of the same run, whoever delivers it.
+    public var claveDeIdempotencia: String {
+        "marcador-\(partidoId)-\(ejecucion.map(String.init) ?? "0")-\(identificador)"
+    }
 
     /// The notice for `gol` of `partido`, with the score it leaves.
     public init(gol: Gol, en partido: Partido, marcador: Marcador) {

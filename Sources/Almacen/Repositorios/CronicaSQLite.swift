@@ -7,16 +7,22 @@ public final class CronicaSQLite: CronicaDelPartido {
     public let partidoId: Int
     let propietario: Propietario
     let duracionFija: Bool
+    /// Channels that live in the playing process (the terminal banner), added to every notice.
+    let canalesPropios: [String]
+    let ahora: @Sendable () -> Double
     private let ejecucionId = Mutex<Int?>(nil)
 
     public init(
         _ queue: DatabaseQueue, partidoId: Int, duracionFija: Bool,
-        propietario: Propietario = .actual
+        canalesPropios: [String] = [], propietario: Propietario = .actual,
+        ahora: @escaping @Sendable () -> Double = segundosUnix
     ) {
         self.queue = queue
         self.partidoId = partidoId
         self.duracionFija = duracionFija
+        self.canalesPropios = canalesPropios
         self.propietario = propietario
+        self.ahora = ahora
     }
 
     /// The stored run being written, once `empezar` or `reanudar` chose it.
@@ -70,6 +76,8 @@ public final class CronicaSQLite: CronicaDelPartido {
                 WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
                 """, minuto, goles.local, goles.visitante, id)
             guard db.changes == 1 else { return nil }
+            try BuzonSQLite.encolar(
+                db, avisos: avisos, ejecucion: id, canalesPropios: canalesPropios, ahora: ahora())
             let mano = try Self.golesAMano(db, id)
             try db.execute(
                 "UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?", ultimoAviso(mano), id)

@@ -1,4 +1,5 @@
 import Almacen
+import Avisos
 import Motor
 import Torneo
 
@@ -27,6 +28,11 @@ struct ComandoJugar: Comando {
                 "Milisegundos reales por minuto de partido; 0 lo juega al instante (por defecto, 250)."
         ),
         .bandera(
+            "--sin-avisos-en-primer-plano",
+            ayuda:
+                "Sin banner ni campana en esta terminal (los demás canales y el registro siguen avisando)."
+        ),
+        .bandera(
             "--reanudar",
             ayuda:
                 "Sigue un partido interrumpido o cancelado desde su último minuto guardado, sin repetir goles."
@@ -42,6 +48,7 @@ struct ComandoJugar: Comando {
     let duracion: Int?
     let msPorMinuto: Int?
     let reanudar: Bool
+    let silencio: Bool
 
     init(_ argumentos: Argumentos) throws(Fallo) {
         try Self.comprobarPosicionales(argumentos)
@@ -55,6 +62,7 @@ struct ComandoJugar: Comando {
             throw .uso("El valor de --ms-por-minuto va de 0 a 600000, no \(ms).")
         }
         reanudar = argumentos.tiene("--reanudar")
+        silencio = argumentos.tiene("--sin-avisos-en-primer-plano")
         if reanudar && duracion != nil {
             throw .uso("--reanudar sigue con la duración guardada: no se combina con --duracion.")
         }
@@ -76,7 +84,7 @@ struct ComandoJugar: Comando {
         if let duracion, !partido.duracionesPermitidas.contains(duracion) {
             throw Fallo.uso(Self.duracionNoValida(duracion, conProrroga: false))
         }
-        let ajustes = try repositorio.ajustes()
+        let ajustes = try preguntarPermisoSiHaceFalta(repositorio, contexto)
         let ejecuciones = EjecucionesSQLite(queue)
         var guardada = reanudar ? try ejecucionReanudable(ejecuciones) : nil
 
@@ -92,6 +100,11 @@ struct ComandoJugar: Comando {
         }
         let pantalla = Pantalla(terminal: contexto.terminal)
         let registro = RegistroEnPantalla(base: RegistroSQLite(queue), pantalla: pantalla)
+        let enPrimerPlano = !(silencio || ajustes.sinAvisosEnPrimerPlano)
+        let reparto = try RepartoEnProceso(
+            queue: queue, registro: registro, entorno: contexto.entorno, pantalla: pantalla,
+            conBanner: enPrimerPlano)
+        defer { reparto.cerrar() }
         let ms = msPorMinuto ?? guardada?.msPorMinuto ?? ajustes.msPorMinuto
         var duracionActual =
             guardada?.duracion ?? duracion ?? partido.duracionPorDefecto(ajuste: ajustes.duracion)
@@ -99,11 +112,20 @@ struct ComandoJugar: Comando {
 
         while true {
             if control.senal != nil { return control.codigoDeSalida }
-            let cronica = CronicaSQLite(queue, partidoId: id, duracionFija: duracionFija)
+            let cronica = CronicaSQLite(
+                queue, partidoId: id, duracionFija: duracionFija,
+                canalesPropios: enPrimerPlano ? [BuzonSQLite.canalTerminal] : [])
             let modelo = PartidoEnVivo(
                 partido: partido, msPorMinuto: ms, cronica: cronica, registro: registro)
             let dibujo = DibujoDelPartido(modelo: modelo, pantalla: pantalla)
-            modelo.alCambiar = { cambio in dibujo.dibujar(cambio) }
+            modelo.alCambiar = { cambio in
+                dibujo.dibujar(cambio)
+                switch cambio {
+                case .inicio: reparto.atender(ejecucion: cronica.ejecucion)
+                case .gol: reparto.despertar()
+                default: break
+                }
+            }
             control.cronica = cronica
             let aReanudar = guardada
             let tarea = Task { @MainActor in
@@ -113,6 +135,7 @@ struct ComandoJugar: Comando {
             control.tarea = tarea
             let fin = try await tarea.value
             control.tarea = nil
+            await reparto.terminarPendientes()
             pantalla.cerrarEstado()
             guard case .cancelado(let minuto) = fin else {
                 pantalla.linea(
@@ -138,6 +161,26 @@ struct ComandoJugar: Comando {
                 "Cancelado en el minuto \(minuto): otro «marcador jugar \(id)» lo juega ahora.")
             return .ok
         }
+    }
+
+    /// Like the system dialog: the first `jugar` on a terminal asks once; without a terminal to
+    /// ask on, permission stays off and nobody is asked.
+    private func preguntarPermisoSiHaceFalta(_ repositorio: PartidosSQLite, _ contexto: Contexto)
+        throws
+        -> Ajustes
+    {
+        var ajustes = try repositorio.ajustes()
+        guard ajustes.avisosPermitidos == nil, contexto.terminal.puedePreguntar else {
+            return ajustes
+        }
+        contexto.terminal.escribir("¿Activar avisos de gol? [s/N] ")
+        let respuesta = (readLine() ?? "").lowercased()
+        ajustes.avisosPermitidos = ["s", "si", "sí", "y", "yes"].contains(respuesta)
+        try repositorio.guardar(ajustes)
+        contexto.terminal.linea(
+            ajustes.avisosPermitidos == true
+                ? "Avisos de gol: activados" : "Avisos de gol: desactivados")
+        return ajustes
     }
 
     /// `--reanudar` continues a run whose process died or that was cancelled; anything else is

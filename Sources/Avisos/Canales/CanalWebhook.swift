@@ -1,0 +1,84 @@
+import FoundationEssentials
+import Torneo
+
+/// HTTP POST of a JSON document per notice. 2xx is delivered; 408, 429, 5xx, timeouts and
+/// connection errors are retried (honouring `Retry-After`); any other answer fails at once.
+/// The `Idempotency-Key` header lets the receiver drop a redelivery of the same notice.
+public struct CanalWebhook: Notificador {
+    public let canal: String
+    let url: String
+    let limite: Double
+
+    public init(canal: String = "webhook", url: String, limite: Double = 10) {
+        self.canal = canal
+        self.url = url
+        self.limite = limite
+    }
+
+    /// The document a receiver gets; its keys are part of the interface.
+    struct Documento: Encodable {
+        var identificador: String
+        var partido: Int
+        var minuto: String
+        var jugador: String
+        var equipo: String
+        var titulo: String
+        var cuerpo: String
+        var marcador: String
+        var adjunto: String?
+    }
+
+    static func documento(_ aviso: AvisoDeGol) throws -> [UInt8] {
+        let codificador = JSONEncoder()
+        codificador.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(
+            try codificador.encode(
+                Documento(
+                    identificador: aviso.identificador, partido: aviso.partidoId,
+                    minuto: aviso.minuto.description, jugador: aviso.jugador, equipo: aviso.equipo,
+                    titulo: aviso.titulo, cuerpo: aviso.cuerpo,
+                    marcador: aviso.marcador.description,
+                    adjunto: aviso.adjunto)))
+    }
+
+    public func notificarGol(_ aviso: AvisoDeGol) async throws {
+        let peticion = PeticionHTTP(
+            url: url, metodo: "POST",
+            cabeceras: [
+                ("Content-Type", "application/json; charset=utf-8"),
+                ("Idempotency-Key", aviso.claveDeIdempotencia),
+                ("User-Agent", "marcador"),
+            ],
+            cuerpo: try Self.documento(aviso), limite: limite, maximoDeBytes: 64 * 1024)
+        let respuesta: RespuestaHTTP
+        do {
+            respuesta = try await ClienteHTTP.enviar(peticion)
+        } catch let fallo as FalloHTTP {
+            if case .demasiadoGrande = fallo { return }  // the receiver accepted and said a lot
+            throw FalloDeEntrega("\(fallo)", reintentable: true)
+        }
+        switch respuesta.codigo {
+        case 200..<300:
+            return
+        case 408, 429, 500..<600:
+            throw FalloDeEntrega(
+                "HTTP \(respuesta.codigo)", reintentable: true,
+                reintentarTras: respuesta.reintentarTras)
+        default:
+            throw FalloDeEntrega("HTTP \(respuesta.codigo)", reintentable: false)
+        }
+    }
+
+    /// The URL as it may be shown: scheme, host and port only, since paths, queries and user
+    /// info often carry the secret token.
+    public static func urlVisible(_ url: String) -> String {
+        let partes = url.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+        guard partes.count == 2 else { return "***" }
+        let resto = partes[1]
+        let autoridad = resto.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let anfitrion = autoridad.split(separator: "@").last.map(String.init) ?? ""
+        let conUsuario = autoridad.contains("@") ? "***@" : ""
+        let tieneMas = resto.count > autoridad.count
+        return partes[0] + "://" + conUsuario + anfitrion + (tieneMas ? "/***" : "")
+    }
+}

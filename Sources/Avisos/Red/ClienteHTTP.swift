@@ -1,0 +1,181 @@
+import CCurl
+import Dispatch
+
+/// A request as the channels need them: a method, headers, an optional body, a time limit.
+public struct PeticionHTTP: Sendable {
+    public var url: String
+    public var metodo: String
+    public var cabeceras: [(String, String)]
+    public var cuerpo: [UInt8]?
+    /// Whole-request time limit in seconds (connection included).
+    public var limite: Double
+    /// Follow redirects (at most this many); 0 means redirects are answers.
+    public var redirecciones: Int
+    /// Stop reading once the body passes this many bytes.
+    public var maximoDeBytes: Int?
+
+    public init(
+        url: String, metodo: String = "GET", cabeceras: [(String, String)] = [],
+        cuerpo: [UInt8]? = nil, limite: Double = 10, redirecciones: Int = 0,
+        maximoDeBytes: Int? = nil
+    ) {
+        self.url = url
+        self.metodo = metodo
+        self.cabeceras = cabeceras
+        self.cuerpo = cuerpo
+        self.limite = limite
+        self.redirecciones = redirecciones
+        self.maximoDeBytes = maximoDeBytes
+    }
+}
+
+public struct RespuestaHTTP: Sendable {
+    public var codigo: Int
+    /// Header names in lower case.
+    public var cabeceras: [String: String]
+    public var cuerpo: [UInt8]
+
+    /// `Retry-After` in seconds, when given as a number of seconds.
+    public var reintentarTras: Double? {
+        cabeceras["retry-after"].flatMap { Double($0.trimmingCharacters(in: " \t")) }
+    }
+}
+
+/// Why a request got no HTTP answer.
+public enum FalloHTTP: Error, Sendable, Hashable, CustomStringConvertible {
+    case tiempoAgotado(segundos: Double)
+    case demasiadoGrande(limite: Int)
+    case demasiadasRedirecciones
+    case conexion(String)
+
+    public var description: String {
+        switch self {
+        case .tiempoAgotado(let segundos): "tiempo agotado tras \(formatoSegundos(segundos)) s"
+        case .demasiadoGrande(let limite): "la respuesta pasa de \(limite) bytes"
+        case .demasiadasRedirecciones: "demasiadas redirecciones"
+        case .conexion(let motivo): motivo
+        }
+    }
+}
+
+func formatoSegundos(_ segundos: Double) -> String {
+    segundos == segundos.rounded() ? String(Int(segundos)) : String(segundos)
+}
+
+extension String {
+    func trimmingCharacters(in conjunto: String) -> String {
+        var vista = Substring(self)
+        while let primero = vista.first, conjunto.contains(primero) { vista.removeFirst() }
+        while let ultimo = vista.last, conjunto.contains(ultimo) { vista.removeLast() }
+        return String(vista)
+    }
+}
+
+/// HTTP(S) through libcurl (https://curl.se/libcurl/c/libcurl-easy.html).
+///
+/// `curl_easy_perform` blocks, so each request runs on a Dispatch worker thread, never on the
+/// Swift cooperative pool, which has only one thread per core.
+public enum ClienteHTTP {
+    private static let inicio: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    public static func enviar(_ peticion: PeticionHTTP) async throws -> RespuestaHTTP {
+        _ = inicio
+        return try await withCheckedThrowingContinuation { continuacion in
+            DispatchQueue.global().async {
+                continuacion.resume(with: Result { try realizar(peticion) })
+            }
+        }
+    }
+
+    /// Collects what curl hands to the callbacks of one transfer.
+    private final class Recogida {
+        var cuerpo: [UInt8] = []
+        var cabeceras: [String: String] = [:]
+        var maximo: Int?
+        var excedido = false
+    }
+
+    private static func realizar(_ peticion: PeticionHTTP) throws -> RespuestaHTTP {
+        guard let curl = curl_easy_init() else { throw FalloHTTP.conexion("libcurl no arrancó") }
+        defer { curl_easy_cleanup(curl) }
+        let recogida = Recogida()
+        recogida.maximo = peticion.maximoDeBytes
+        let contexto = Unmanaged.passUnretained(recogida).toOpaque()
+        var lista: UnsafeMutablePointer<curl_slist>?
+        for (nombre, valor) in peticion.cabeceras {
+            lista = curl_slist_append(lista, "\(nombre): \(valor)")
+        }
+        defer { curl_slist_free_all(lista) }
+
+        let codigo: CURLcode = peticion.url.withCString { url in
+            marcador_curl_setopt_pointer(curl, CURLOPT_URL, url)
+            marcador_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+            marcador_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(peticion.limite * 1000))
+            marcador_curl_setopt_long(
+                curl, CURLOPT_FOLLOWLOCATION, peticion.redirecciones > 0 ? 1 : 0)
+            marcador_curl_setopt_long(curl, CURLOPT_MAXREDIRS, peticion.redirecciones)
+            marcador_curl_setopt_pointer(curl, CURLOPT_HTTPHEADER, lista)
+            marcador_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, contexto)
+            marcador_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, contexto)
+            marcador_curl_setopt_data_callback(curl, CURLOPT_WRITEFUNCTION) {
+                datos, tamano, cuenta, contexto in
+                let recogida = Unmanaged<Recogida>.fromOpaque(contexto!).takeUnretainedValue()
+                let n = tamano * cuenta
+                if let maximo = recogida.maximo, recogida.cuerpo.count + n > maximo {
+                    recogida.excedido = true
+                    return 0  // anything but n aborts the transfer
+                }
+                datos.map {
+                    recogida.cuerpo.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: n))
+                }
+                return n
+            }
+            marcador_curl_setopt_data_callback(curl, CURLOPT_HEADERFUNCTION) {
+                datos, tamano, cuenta, contexto in
+                let recogida = Unmanaged<Recogida>.fromOpaque(contexto!).takeUnretainedValue()
+                let n = tamano * cuenta
+                guard let datos else { return n }
+                let linea = String(
+                    decoding: UnsafeRawBufferPointer(start: datos, count: n), as: UTF8.self)
+                // A status line starts a new response (after a redirect): forget the old headers.
+                if linea.hasPrefix("HTTP/") { recogida.cabeceras = [:] }
+                if let dosPuntos = linea.firstIndex(of: ":") {
+                    let nombre = linea[..<dosPuntos].lowercased()
+                    let valor = String(linea[linea.index(after: dosPuntos)...]).trimmingCharacters(
+                        in: " \t\r\n")
+                    recogida.cabeceras[nombre] = valor
+                }
+                return n
+            }
+            if let cuerpo = peticion.cuerpo {
+                return cuerpo.withUnsafeBytes { bytes in
+                    marcador_curl_setopt_long(curl, CURLOPT_POSTFIELDSIZE, bytes.count)
+                    marcador_curl_setopt_pointer(curl, CURLOPT_POSTFIELDS, bytes.baseAddress)
+                    if peticion.metodo != "POST" {
+                        _ = peticion.metodo.withCString {
+                            marcador_curl_setopt_pointer(curl, CURLOPT_CUSTOMREQUEST, $0)
+                        }
+                    }
+                    return curl_easy_perform(curl)
+                }
+            }
+            return curl_easy_perform(curl)
+        }
+        if recogida.excedido, let maximo = peticion.maximoDeBytes {
+            throw FalloHTTP.demasiadoGrande(limite: maximo)
+        }
+        switch codigo {
+        case CURLE_OK:
+            break
+        case CURLE_OPERATION_TIMEDOUT:
+            throw FalloHTTP.tiempoAgotado(segundos: peticion.limite)
+        case CURLE_TOO_MANY_REDIRECTS:
+            throw FalloHTTP.demasiadasRedirecciones
+        default:
+            throw FalloHTTP.conexion(String(cString: curl_easy_strerror(codigo)))
+        }
+        var estado = 0
+        marcador_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &estado)
+        return RespuestaHTTP(codigo: estado, cabeceras: recogida.cabeceras, cuerpo: recogida.cuerpo)
+    }
+}
