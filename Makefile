@@ -28,7 +28,7 @@ run: build
 	$(SWIFT) run --skip-build marcador $(ARGS)
 
 test: deps lint
-	$(SWIFT) test --parallel
+	timeout 1200 $(SWIFT) test --parallel
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Plugins

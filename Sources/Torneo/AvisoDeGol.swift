@@ -46,8 +46,19 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public static let tituloDeGol = "¡Gol!"
 
     /// The key a receiver deduplicates on: the same goal of the same run, whoever delivers it.
+    /// HTTP headers are ASCII, so bytes outside it are percent-encoded (`Iv%C3%A1n`).
     public var claveDeIdempotencia: String {
-        "marcador-\(partidoId)-\(ejecucion.map(String.init) ?? "0")-\(identificador)"
+        let clave = "marcador-\(partidoId)-\(ejecucion.map(String.init) ?? "0")-\(identificador)"
+        var ascii = ""
+        for byte in clave.utf8 {
+            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
+                ascii.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                ascii += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return ascii
     }
 
     /// The notice for `gol` of `partido`, with the score it leaves.

@@ -11,6 +11,7 @@ enum Programa {
         ComandoJugar.self,
         ComandoGolAMano.self,
         ComandoAjustes.self,
+        ComandoAvisos.self,
         ComandoRegistro.self,
     ]
 

@@ -31,17 +31,15 @@ final class Proceso {
 
     init(
         _ argumentos: [String], entorno extra: [String: String] = [:], carpeta: String,
-        entrada: String? = nil
-    )
-        throws
-    {
+        entrada: String? = nil, ejecutable: String = Binario.ruta
+    ) throws {
         self.carpeta = carpeta
         let id = UUID().uuidString
         salidaRuta = carpeta + "/salida-\(id).txt"
         errorRuta = carpeta + "/error-\(id).txt"
         _ = FileManager.default.createFile(atPath: salidaRuta, contents: nil)
         _ = FileManager.default.createFile(atPath: errorRuta, contents: nil)
-        proceso.executableURL = URL(fileURLWithPath: Binario.ruta)
+        proceso.executableURL = URL(fileURLWithPath: ejecutable)
         proceso.arguments = argumentos
         var entorno = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",

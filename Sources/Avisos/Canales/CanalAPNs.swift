@@ -45,7 +45,7 @@ public struct CanalAPNs: Notificador {
         var aps: Aps
         var simulatorTargetBundle: String?
         var attached: String?
-        var identificador: String
+        var identificador: String?
         var partido: Int
         var marcador: String
 
@@ -55,28 +55,38 @@ public struct CanalAPNs: Notificador {
         }
     }
 
-    /// The payload for `aviso`, its body shortened with «…» if needed to stay within 4096 bytes.
+    /// The payload for `aviso`, within 4096 bytes: the body is shortened first (ending in «…»),
+    /// then the informative `identificador` key is dropped, as APNs would reject the whole.
     public static func carga(_ aviso: AvisoDeGol, bundle: String?) throws -> [UInt8] {
         let codificador = JSONEncoder()
         codificador.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var cuerpo = aviso.cuerpo
-        while true {
+        func codificar(cuerpo: String, conIdentificador: Bool) throws -> [UInt8] {
             var aps = Carga.Aps(
                 alert: .init(title: aviso.titulo, body: cuerpo),
                 threadId: "partido-\(aviso.partidoId)")
             if aviso.adjunto != nil { aps.mutableContent = 1 }
-            let bytes = Array(
+            return Array(
                 try codificador.encode(
                     Carga(
                         aps: aps, simulatorTargetBundle: bundle, attached: aviso.adjunto,
-                        identificador: aviso.identificador, partido: aviso.partidoId,
-                        marcador: aviso.marcador.description)))
-            if bytes.count <= tamanoMaximo || cuerpo.isEmpty { return bytes }
-            let exceso = bytes.count - tamanoMaximo
-            cuerpo =
-                String(cuerpo.dropLast(max(1, exceso / 2)).dropLast(cuerpo.hasSuffix("…") ? 1 : 0))
-                + "…"
+                        identificador: conIdentificador ? aviso.identificador : nil,
+                        partido: aviso.partidoId, marcador: aviso.marcador.description)))
         }
+        for conIdentificador in [true, false] {
+            var cuerpo = aviso.cuerpo
+            var bytes = try codificar(cuerpo: cuerpo, conIdentificador: conIdentificador)
+            while bytes.count > tamanoMaximo && !cuerpo.isEmpty {
+                // Each character is at least one byte: drop about as many as the excess.
+                let sobran = max(1, (bytes.count - tamanoMaximo) / 2)
+                let base = cuerpo.hasSuffix("…") ? String(cuerpo.dropLast()) : cuerpo
+                let recortado = String(base.dropLast(sobran))
+                cuerpo = recortado.isEmpty ? "" : recortado + "…"
+                bytes = try codificar(cuerpo: cuerpo, conIdentificador: conIdentificador)
+            }
+            if bytes.count <= tamanoMaximo { return bytes }
+        }
+        throw FalloDeEntrega(
+            "la notificación no cabe en 4096 bytes ni sin cuerpo", reintentable: false)
     }
 
     /// `partido-1-gol-90+3-Cheryshev.apns`, with anything unsafe in a file name replaced.

@@ -17,10 +17,19 @@ struct Tabla {
                 let relleno = String(repeating: " ", count: anchos[i] - celda.count)
                 if aLaDerecha.contains(i) { return relleno + celda }
                 return i == celdas.count - 1 ? celda : celda + relleno
-            }.joined(separator: "  ")
+            }.joined(separator: "  ").trimmingSuffix(" ")
         }
         var lineas = [resaltarCabecera(formatear(cabeceras))]
         lineas += filas.map(formatear)
         return lineas.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// Drops trailing `caracter`s (a last empty column must not leave spaces at line ends).
+    func trimmingSuffix(_ caracter: Character) -> String {
+        var copia = self
+        while copia.last == caracter { copia.removeLast() }
+        return copia
     }
 }

@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+import Testing
+import Torneo
+
+@testable import Avisos
+
+@Suite("Canales")
+struct CanalesTests {
+    let rayo = Equipo("Rayo FC")
+
+    func aviso(
+        _ minuto: MinutoDeJuego = MinutoDeJuego(35), jugador: String = "Luis",
+        adjunto: String? = nil
+    )
+        -> AvisoDeGol
+    {
+        let gol = Gol(
+            minuto: minuto, jugador: Jugador(jugador, de: rayo), lado: .local, adjunto: adjunto)
+        let partido = Partido(id: 1, local: rayo, visitante: Equipo("Toros"), eventos: [])
+        return AvisoDeGol(gol: gol, en: partido, marcador: Marcador(local: 2, visitante: 1))
+    }
+
+    @Test func elRegistroEscribeLaLineaDeLaLeccion() async throws {
+        let registro = RegistroEspia()
+        let canal = CanalRegistro(registro: registro)
+        try await canal.notificarGol(aviso())
+        try await canal.notificarGol(aviso(MinutoDeJuego(90, anadido: 3), jugador: "Cheryshev"))
+        #expect(
+            registro.lineas == [
+                "notificación «¡Gol!» enviada: Luis, minuto 35",
+                "notificación «¡Gol!» enviada: Cheryshev, minuto 90+3",
+            ])
+    }
+
+    @Test func elBannerEnmarcaTituloYCuerpoYSuenaSoloSiHayCampana() async throws {
+        let escrito = Mutex<[String]>([])
+        let conCampana = CanalTerminal(conCampana: true) { texto in
+            escrito.withLock { $0.append(texto) }
+        }
+        try await conCampana.notificarGol(aviso())
+        let sinCampana = CanalTerminal(conCampana: false) { texto in
+            escrito.withLock { $0.append(texto) }
+        }
+        try await sinCampana.notificarGol(aviso())
+        let textos = escrito.withLock { $0 }
+        #expect(
+            textos[1] == """
+                ┌───────────────────────────┐
+                │ ¡Gol!                     │
+                │ Luis (Rayo FC), minuto 35 │
+                └───────────────────────────┘
+                """)
+        #expect(textos[0] == textos[1] + "\u{07}")
+    }
+
+    @Test func laCargaAPNsTieneLasClavesDeApple() throws {
+        let bytes = try CanalAPNs.carga(aviso(), bundle: "es.ejemplo.Marcador")
+        let carga = try #require(
+            try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let aps = try #require(carga["aps"] as? [String: Any])
+        #expect(
+            (aps["alert"] as? [String: String]) == [
+                "title": "¡Gol!", "body": "Luis (Rayo FC), minuto 35",
+            ])
+        #expect(aps["sound"] as? String == "default")
+        #expect(aps["thread-id"] as? String == "partido-1")
+        #expect(aps["mutable-content"] == nil)
+        #expect(carga["Simulator Target Bundle"] as? String == "es.ejemplo.Marcador")
+        #expect(carga["identificador"] as? String == "gol-35-Luis")
+    }
+
+    @Test func unCuerpoLarguisimoSeRecortaHasta4096Bytes() throws {
+        var largo = aviso()
+        largo.cuerpo = String(repeating: "Ñandú ", count: 2_000)
+        let bytes = try CanalAPNs.carga(largo, bundle: nil)
+        #expect(bytes.count <= 4096)
+        #expect(bytes.count > 3_900)
+        let carga = try #require(
+            try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let cuerpo = try #require(
+            ((carga["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String)
+        #expect(cuerpo.hasSuffix("…"))
+        #expect(carga["identificador"] as? String == "gol-35-Luis")
+        // Even a player name that alone passes the limit gives a valid payload.
+        let enorme = try CanalAPNs.carga(
+            aviso(jugador: String(repeating: "Ñandú ", count: 2_000)), bundle: nil)
+        #expect(enorme.count <= 4096)
+        #expect(try JSONSerialization.jsonObject(with: Data(enorme)) is [String: Any])
+    }
+
+    @Test func elFicheroAPNsSeNombraPorPartidoEIdentificadorYSeReescribe() async throws {
+        let carpeta = NSTemporaryDirectory() + "marcador-apns-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: carpeta) }
+        let canal = CanalAPNs(directorio: carpeta)
+        try await canal.notificarGol(aviso(jugador: "A. Fathi"))
+        try await canal.notificarGol(aviso(jugador: "A. Fathi"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: carpeta) == [
+                "partido-1-gol-35-A__Fathi.apns"
+            ])
+    }
+
+    @Test func unDirectorioQueNoExisteEsUnFalloReintentable() async throws {
+        let canal = CanalAPNs(directorio: "/no/existe/marcador")
+        let fallo = await #expect(throws: FalloDeEntrega.self) {
+            try await canal.notificarGol(aviso())
+        }
+        #expect(fallo?.reintentable == true)
+        #expect(fallo?.motivo.contains("/no/existe/marcador") == true)
+    }
+
+    @Test(arguments: [
+        ("https://hooks.example.com/T0/B1/secreto", "https://hooks.example.com/***"),
+        ("http://yo:clave@127.0.0.1:8080/gol?token=x", "http://***@127.0.0.1:8080/***"),
+        ("https://ntfy.sh", "https://ntfy.sh"),
+        ("basura", "***"),
+    ])
+    func laURLVisibleNoEnsenaSecretos(url: String, visible: String) {
+        #expect(CanalWebhook.urlVisible(url) == visible)
+    }
+
+    @Test func elIdDeReemplazoEsEstableYDistinguePartidos() {
+        let a = CanalEscritorio.idDeReemplazo("partido-1-gol-35-Luis")
+        #expect(a == CanalEscritorio.idDeReemplazo("partido-1-gol-35-Luis"))
+        #expect(a != CanalEscritorio.idDeReemplazo("partido-2-gol-35-Luis"))
+        #expect(a > 0 && a < 0x8000_0000)
+    }
+
+    @Test func laClaveDeIdempotenciaEsASCII() {
+        var conEjecucion = aviso(jugador: "Iván")
+        conEjecucion.ejecucion = 7
+        #expect(conEjecucion.claveDeIdempotencia == "marcador-1-7-gol-35-Iv%C3%A1n")
+    }
+
+    @Test func sinNotifySendElEscritorioNoEstaDisponible() {
+        let motivo = CanalEscritorio.indisponibilidad(entorno: ["PATH": "/nonexistent"])
+        #expect(motivo == "falta notify-send (paquete libnotify-bin)")
+    }
+
+    /// The webhook against a port nobody listens on: a retryable connection failure.
+    @Test func unWebhookSinServidorEsUnFalloReintentable() async throws {
+        let canal = CanalWebhook(url: "http://127.0.0.1:9/nadie", limite: 2)
+        let fallo = await #expect(throws: FalloDeEntrega.self) {
+            try await canal.notificarGol(aviso())
+        }
+        #expect(fallo?.reintentable == true)
+    }
+}

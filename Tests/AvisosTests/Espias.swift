@@ -1,0 +1,53 @@
+import Avisos
+import Synchronization
+import Torneo
+
+/// The lesson's spy: records each notice in order; readable from outside, appended only by
+/// itself. It can also be told to fail its next calls, to test retries.
+final class NotificadorEspia: Notificador {
+    let canal: String
+    private let recibidos = Mutex<[AvisoDeGol]>([])
+    private let fallosPendientes: Mutex<[FalloDeEntrega]>
+    private let llamadas = Mutex(0)
+
+    /// By default it stands in for the `registro` channel, the one a fresh database has enabled.
+    init(canal: String = "registro", fallos: [FalloDeEntrega] = []) {
+        self.canal = canal
+        fallosPendientes = Mutex(fallos)
+    }
+
+    /// Notices delivered (not counting failed calls), in order.
+    var avisos: [AvisoDeGol] { recibidos.withLock { $0 } }
+    /// Every call, failed ones included.
+    var intentos: Int { llamadas.withLock { $0 } }
+
+    func notificarGol(_ aviso: AvisoDeGol) async throws {
+        llamadas.withLock { $0 += 1 }
+        if let fallo = fallosPendientes.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            throw fallo
+        }
+        recibidos.withLock { $0.append(aviso) }
+    }
+}
+
+/// A spy that always fails the same way.
+struct NotificadorRoto: Notificador {
+    let canal: String
+    let fallo: FalloDeEntrega
+
+    func notificarGol(_ aviso: AvisoDeGol) async throws { throw fallo }
+}
+
+/// Records log lines in order.
+final class RegistroEspia: Registro {
+    private let guardadas = Mutex<[String]>([])
+    var lineas: [String] { guardadas.withLock { $0 } }
+    func anotar(_ linea: String, partido: Int?) { guardadas.withLock { $0.append(linea) } }
+}
+
+/// A wall clock the test moves by hand.
+final class RelojDePared: Sendable {
+    private let segundos = Mutex(1_000_000.0)
+    var ahora: Double { segundos.withLock { $0 } }
+    func avanzar(_ s: Double) { segundos.withLock { $0 += s } }
+}

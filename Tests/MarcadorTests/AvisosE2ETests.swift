@@ -1,0 +1,324 @@
+import Almacen
+import Foundation
+import Testing
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Notifications end to end: the built binary, a real HTTP receiver on 127.0.0.1, real files,
+/// a real desktop notification daemon.
+@Suite("marcador avisos (binario)")
+struct AvisosE2ETests {
+    func json(_ texto: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(texto.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    func entregas(_ escenario: Escenario) async throws -> [String: Int] {
+        (json(try await escenario.marcador("avisos", "--json").salida)["entregas"] as? [String: Int])
+            ?? [:]
+    }
+
+    /// Queues `n` notices of one run straight through the storage API, as `jugar` would, so
+    /// the dispatcher processes under test find them pending.
+    func encolar(_ n: Int, en escenario: Escenario) throws {
+        let queue = try Almacen.abrir(ruta: escenario.db)
+        let partido = try #require(try PartidosSQLite(queue).partido(id: 1))
+        let cronica = CronicaSQLite(queue, partidoId: 1, duracionFija: false)
+        try cronica.empezar(partido: partido, duracion: 90, msPorMinuto: 0, codigo: "e2e00")
+        var avisos: [AvisoDeGol] = []
+        for i in 0..<n {
+            let gol = Gol(
+                minuto: MinutoDeJuego(1 + i % 90),
+                jugador: Jugador("Jugador \(i)", de: partido.local), lado: .local)
+            avisos.append(
+                AvisoDeGol(gol: gol, en: partido, marcador: Marcador(local: i + 1, visitante: 0)))
+        }
+        _ = try cronica.registrar(minuto: 1, goles: .cero, avisos: avisos, ultimoAviso: { _ in "" })
+    }
+
+    @Test func elWebhookRecibeElJSONYLasCabecerasYReintentaTrasUn500() async throws {
+        let receptor = try ReceptorHTTP(guion: [.init(codigo: 500)])
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        #expect(
+            try await escenario.marcador("avisos", "activar").salida == "Avisos de gol: activados\n"
+        )
+        let alta = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        #expect(alta.salida == "Canal «webhook» (webhook) añadido.\n")
+        let jugado = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        #expect(jugado.codigo == 0)
+        #expect(jugado.error.contains("no se pudo publicar la notificación: webhook: HTTP 500"))
+        #expect(await receptor.esperar(5))
+        try await Task.sleep(for: .milliseconds(1_100))
+        let envio = try await escenario.marcador("avisos", "enviar")
+        #expect(
+            envio.salida
+                == "Entregadas: 1, para reintentar: 0, fallidas: 0, descartadas: 0, caducadas: 0.\n"
+        )
+        let peticiones = receptor.peticiones
+        #expect(peticiones.count == 6)
+        let primera = try #require(peticiones.first)
+        #expect(primera.metodo == "POST")
+        #expect(primera.ruta == "/gol")
+        #expect(primera.cabeceras["content-type"] == "application/json; charset=utf-8")
+        #expect(
+            primera.cabeceras["idempotency-key"] == peticiones.last?.cabeceras["idempotency-key"])
+        #expect(primera.cabeceras["idempotency-key"]?.hasSuffix("-gol-10-Ana") == true)
+        #expect(peticiones[1].cabeceras["idempotency-key"]?.hasSuffix("-gol-10-Iv%C3%A1n") == true)
+        let documento = json(String(decoding: primera.cuerpo, as: UTF8.self))
+        #expect(documento["identificador"] as? String == "gol-10-Ana")
+        #expect(documento["titulo"] as? String == "¡Gol!")
+        #expect(documento["cuerpo"] as? String == "Ana (Rayo FC), minuto 10")
+        #expect(documento["jugador"] as? String == "Ana")
+        #expect(documento["equipo"] as? String == "Rayo FC")
+        #expect(documento["minuto"] as? String == "10")
+        #expect(documento["partido"] as? Int == 1)
+        #expect(documento["marcador"] as? String == "1-0")
+        #expect(Set(peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }).count == 5)
+        #expect(try await entregas(escenario)["entregada"] == 15)
+    }
+
+    @Test func unWebhookQueContestaCuatrocientosCuatroFallaSinReintentar() async throws {
+        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 404))
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        _ = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        #expect(receptor.peticiones.count == 5)
+        let estado = try await escenario.marcador("avisos")
+        #expect(estado.salida.contains("webhook: fallida (HTTP 404)"))
+        #expect(try await entregas(escenario)["fallida"] == 5)
+        #expect(
+            try await escenario.marcador("avisos", "reintentar").salida
+                == "5 entregas fallidas vuelven a la cola.\n")
+        #expect(try await entregas(escenario)["pendiente"] == 5)
+    }
+
+    /// Two dispatcher processes drain one database at once: every notice reaches the receiver
+    /// exactly once.
+    @Test func dosDespachadoresAlaVezEntreganCadaAvisoUnaSolaVez() async throws {
+        let receptor = try ReceptorHTTP()
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        try encolar(300, en: escenario)
+        let uno = try escenario.lanzar("avisos", "enviar")
+        let dos = try escenario.lanzar("avisos", "enviar")
+        let r1 = await uno.esperar()
+        let r2 = await dos.esperar()
+        #expect(r1.codigo == 0 && r2.codigo == 0)
+        let claves = receptor.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }
+        #expect(claves.count == 300)
+        #expect(Set(claves).count == 300)
+        #expect(try await entregas(escenario)["entregada"] == 600)  // webhook + registro
+        let registro = try await escenario.marcador("registro").salida
+        #expect(
+            registro.components(separatedBy: "notificación «¡Gol!» enviada: Jugador 7,").count == 2)
+    }
+
+    /// A dispatcher killed after the receiver got the notice but before recording it: once its
+    /// lease expires, the notice goes out again with the same Idempotency-Key.
+    @Test func unDespachadorMuertoAntesDeAnotarReentregaConLaMismaClave() async throws {
+        let receptor = try ReceptorHTTP(guion: [.init(codigo: 200, espera: 10)])
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador("avisos", "canales", "quitar", "registro")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        try encolar(1, en: escenario)
+        let condenado = try escenario.lanzar("avisos", "enviar", "--arriendo", "1")
+        #expect(await receptor.esperar(1))
+        condenado.senal(SIGKILL)
+        #expect(await condenado.esperar().senal == SIGKILL)
+        #expect(try await entregas(escenario)["pendiente"] == 1)
+        try await Task.sleep(for: .milliseconds(1_100))
+        let segundo = try await escenario.marcador("avisos", "enviar")
+        #expect(segundo.salida.hasPrefix("Entregadas: 1,"))
+        let claves = receptor.peticiones.map { $0.cabeceras["idempotency-key"] }
+        #expect(claves.count == 2)
+        #expect(claves[0] == claves[1])
+        #expect(try await entregas(escenario)["entregada"] == 1)
+    }
+
+    @Test func losFicherosAPNsSonJSONValidoConLasClavesYNoPasanDe4096Bytes() async throws {
+        let escenario = Escenario()
+        let carpeta = escenario.carpeta + "/apns"
+        try FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
+        _ = try await escenario.marcador("avisos", "activar")
+        let alta = try await escenario.marcador(
+            "avisos", "canales", "añadir", "apns", "--directorio", carpeta, "--bundle",
+            "es.ejemplo.Marcador")
+        #expect(alta.codigo == 0)
+        _ = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        let ficheros = try FileManager.default.contentsOfDirectory(atPath: carpeta).sorted()
+        #expect(ficheros.count == 5)
+        #expect(ficheros.contains("partido-1-gol-35-Luis.apns"))
+        for fichero in ficheros {
+            let datos = try #require(FileManager.default.contents(atPath: carpeta + "/" + fichero))
+            #expect(datos.count <= 4096)
+            let carga = try #require(
+                try JSONSerialization.jsonObject(with: datos) as? [String: Any])
+            let aps = try #require(carga["aps"] as? [String: Any])
+            let alerta = try #require(aps["alert"] as? [String: Any])
+            #expect(alerta["title"] as? String == "¡Gol!")
+            #expect((alerta["body"] as? String)?.contains(", minuto ") == true)
+            #expect(aps["sound"] as? String == "default")
+            #expect(aps["thread-id"] as? String == "partido-1")
+            #expect(carga["Simulator Target Bundle"] as? String == "es.ejemplo.Marcador")
+        }
+    }
+
+    @Test func elBannerSaleEnPrimerPlanoYElSilencioLoQuita() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        let normal = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        #expect(
+            normal.salida.contains("│ ¡Gol!                    │\n│ Ana (Rayo FC), minuto 10 │"))
+        #expect(!normal.salida.contains("\u{07}"))  // no bell into a pipe
+        let callado = try await escenario.marcador(
+            "jugar", "1", "--ms-por-minuto", "0", "--sin-avisos-en-primer-plano")
+        #expect(!callado.salida.contains("¡Gol!"))
+        #expect(callado.error.contains("notificación «¡Gol!» enviada: Ana, minuto 10"))
+        _ = try await escenario.marcador("avisos", "silencio", "si")
+        let ajuste = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        #expect(!ajuste.salida.contains("¡Gol!"))
+        #expect(ajuste.error.contains("notificación «¡Gol!» enviada: Marta, minuto 60"))
+    }
+
+    @Test func sinTerminalNoSePreguntaYNoSePublicaNada() async throws {
+        let escenario = Escenario()
+        let jugado = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        #expect(!jugado.salida.contains("¿Activar avisos de gol?"))
+        #expect(!jugado.error.contains("notificación «¡Gol!» enviada"))
+        #expect(!jugado.salida.contains("│ ¡Gol!"))
+        #expect(try await entregas(escenario)["descartada"] == 10)
+        #expect(
+            try await escenario.marcador("avisos").salida.hasPrefix("Avisos de gol: desactivados\n")
+        )
+    }
+
+    /// On a terminal (a pty from `script`) the first `jugar` asks once, like the system dialog.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+            "falta script (util-linux)"))
+    func enUnaTerminalPreguntaUnaVez() async throws {
+        let escenario = Escenario()
+        let orden = "\(Binario.ruta) --db \(escenario.db) jugar 1 --ms-por-minuto 0"
+        let conTerminal = try Proceso(
+            ["-qec", orden, "/dev/null"], carpeta: escenario.carpeta, entrada: "s\n",
+            ejecutable: "/usr/bin/script")
+        let resultado = await conTerminal.esperar()
+        #expect(resultado.codigo == 0)
+        #expect(resultado.salida.contains("¿Activar avisos de gol? [s/N]"))
+        #expect(resultado.salida.contains("Avisos de gol: activados"))
+        #expect(resultado.salida.contains("│ ¡Gol!"))
+        #expect(resultado.salida.contains("\u{07}"))  // the bell, on a terminal
+        let otraVez = try Proceso(
+            ["-qec", orden, "/dev/null"], carpeta: escenario.carpeta, entrada: "",
+            ejecutable: "/usr/bin/script")
+        #expect(!(await otraVez.esperar()).salida.contains("¿Activar avisos de gol?"))
+    }
+
+    @Test func accionesYOpcionesQueNoValen() async throws {
+        let escenario = Escenario()
+        let casos: [([String], Int32, String)] = [
+            (["avisos", "encender"], 64, "Acción desconocida «encender»"),
+            (["avisos", "silencio", "tal vez"], 64, "Indica «si» o «no»"),
+            (["avisos", "canales", "añadir", "paloma"], 64, "Tipo de canal desconocido «paloma»"),
+            (["avisos", "canales", "añadir", "webhook"], 64, "necesita --url"),
+            (
+                ["avisos", "canales", "añadir", "webhook", "--url", "ftp://x"], 64,
+                "http:// o https://"
+            ),
+            (["avisos", "canales", "añadir", "apns"], 64, "necesita --directorio"),
+            (
+                ["avisos", "canales", "añadir", "apns", "--directorio", "/no/existe"], 69,
+                "no está disponible"
+            ),
+            (["avisos", "canales", "quitar", "nadie"], 66, "No hay ningún canal llamado «nadie»"),
+            (["avisos", "enviar", "--url", "http://x"], 64, "--url solo vale con"),
+            (["avisos", "activar", "ya"], 64, "Sobra el argumento «ya»"),
+        ]
+        for (argumentos, codigo, texto) in casos {
+            let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + argumentos)
+            #expect(resultado.codigo == codigo, "\(argumentos)")
+            #expect(resultado.error.contains(texto), "\(argumentos): \(resultado.error)")
+            #expect(resultado.sinTrazaDeFallo)
+        }
+        let sinEscritorio = try await escenario.marcadorSinDB(
+            ["--db", escenario.db, "avisos", "canales", "añadir", "escritorio"],
+            entorno: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/nonexistent"])
+        #expect(sinEscritorio.codigo == 69)
+        #expect(
+            sinEscritorio.error.contains("El canal escritorio no está disponible en esta máquina"))
+        let canales = try await escenario.marcador("avisos", "canales").salida
+        #expect(canales == "NOMBRE    TIPO      ESTADO  AJUSTES\nregistro  registro  activo\n")
+    }
+
+    @Test func losSecretosDeLaURLNoSeMuestran() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url",
+            "https://yo:clave@hooks.example.com/T0/B1/secreto?token=abc")
+        for argumentos in [["avisos"], ["avisos", "--json"], ["avisos", "canales"], ["registro"]] {
+            let salida = try await escenario.marcadorSinDB(["--db", escenario.db] + argumentos)
+                .salida
+            #expect(!salida.contains("secreto"))
+            #expect(!salida.contains("clave"))
+            #expect(!salida.contains("abc"))
+        }
+        #expect(
+            try await escenario.marcador("avisos", "canales").salida.contains(
+                "https://***@hooks.example.com/***"))
+    }
+
+    /// A real notification daemon (dunst) in a private D-Bus session under Xvfb, read with
+    /// dbus-monitor. Without those Debian packages the test reports itself skipped.
+    @Test(
+        .enabled(
+            if: Escritorio.disponible,
+            "faltan dbus-run-session, dunst, xvfb-run, dbus-monitor o notify-send"))
+    func unDemonioDeNotificacionesRealRecibeElGol() async throws {
+        let escenario = Escenario()
+        let monitor = escenario.carpeta + "/monitor.txt"
+        let b = "\(Binario.ruta) --db \(escenario.db)"
+        let guion = """
+            dunst >/dev/null 2>&1 &
+            dbus-monitor "interface=org.freedesktop.Notifications,member=Notify" > \(monitor) 2>&1 &
+            sleep 1
+            \(b) avisos activar && \(b) avisos canales añadir escritorio && \(b) jugar 1 --ms-por-minuto 0
+            sleep 0.5
+            """
+        let proceso = try Proceso(
+            ["-a", "dbus-run-session", "--", "sh", "-c", guion], carpeta: escenario.carpeta,
+            ejecutable: "/usr/bin/xvfb-run")
+        let resultado = await proceso.esperar(limite: 60)
+        #expect(resultado.codigo == 0, "\(resultado.error)")
+        let visto = (try? String(contentsOfFile: monitor, encoding: .utf8)) ?? ""
+        #expect(visto.components(separatedBy: "member=Notify").count == 6)
+        #expect(visto.contains("string \"marcador\""))
+        #expect(visto.contains("string \"¡Gol!\""))
+        #expect(visto.contains("string \"Luis (Rayo FC), minuto 35\""))
+        #expect(resultado.error.contains("notificación «¡Gol!» enviada: Luis, minuto 35"))
+        #expect(!resultado.error.contains("no se pudo publicar"))
+    }
+}
+
+enum Escritorio {
+    static let disponible: Bool = {
+        [
+            "/usr/bin/dbus-run-session", "/usr/bin/dunst", "/usr/bin/xvfb-run",
+            "/usr/bin/dbus-monitor", "/usr/bin/notify-send",
+        ]
+        .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real HTTP/1.1 server on 127.0.0.1 for the webhook tests: records every request and
+/// answers with scripted status codes (and delays, to play a receiver that hangs).
+final class ReceptorHTTP: Sendable {
+    struct Peticion: Sendable {
+        var metodo: String
+        var ruta: String
+        var cabeceras: [String: String]
+        var cuerpo: Data
+    }
+
+    struct Respuesta: Sendable {
+        var codigo: Int
+        var espera: Double = 0
+        var cabeceras: [String: String] = [:]
+    }
+
+    let puerto: Int
+    private let socket: Int32
+    private let recibidas = Mutex<[Peticion]>([])
+    private let guion: Mutex<[Respuesta]>
+    private let porDefecto: Respuesta
+    private let cerrado = Mutex(false)
+
+    init(guion: [Respuesta] = [], porDefecto: Respuesta = Respuesta(codigo: 200)) throws {
+        self.guion = Mutex(guion)
+        self.porDefecto = porDefecto
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var uno: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &uno, socklen_t(MemoryLayout<Int32>.size))
+        var direccion = sockaddr_in()
+        direccion.sin_family = sa_family_t(AF_INET)
+        direccion.sin_addr.s_addr = inet_addr("127.0.0.1")
+        direccion.sin_port = 0
+        let enlazado = withUnsafePointer(to: &direccion) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard enlazado == 0, listen(socket, 64) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        var longitud = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &direccion) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getsockname(socket, $0, &longitud)
+            }
+        }
+        puerto = Int(UInt16(bigEndian: direccion.sin_port))
+        let hilo = Thread { [self] in aceptar() }
+        hilo.start()
+    }
+
+    var url: String { "http://127.0.0.1:\(puerto)/gol" }
+    var peticiones: [Peticion] { recibidas.withLock { $0 } }
+
+    func cerrar() {
+        cerrado.withLock { $0 = true }
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    /// Waits until `n` requests arrived (or `limite` seconds pass).
+    func esperar(_ n: Int, limite: Double = 20) async -> Bool {
+        let fin = Date().addingTimeInterval(limite)
+        while Date() < fin {
+            if peticiones.count >= n { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return peticiones.count >= n
+    }
+
+    private func aceptar() {
+        while !cerrado.withLock({ $0 }) {
+            let cliente = accept(socket, nil, nil)
+            if cliente < 0 { return }
+            Thread { [self] in atender(cliente) }.start()
+        }
+    }
+
+    private func atender(_ cliente: Int32) {
+        defer { close(cliente) }
+        var datos = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var finDeCabeceras: Range<Data.Index>?
+        while finDeCabeceras == nil {
+            let n = read(cliente, &buffer, buffer.count)
+            if n <= 0 { return }
+            datos.append(contentsOf: buffer[0..<n])
+            finDeCabeceras = datos.range(of: Data("\r\n\r\n".utf8))
+        }
+        let cabecera = String(decoding: datos[..<finDeCabeceras!.lowerBound], as: UTF8.self)
+        var lineas = cabecera.components(separatedBy: "\r\n")
+        let primera = lineas.removeFirst().split(separator: " ")
+        var cabeceras: [String: String] = [:]
+        for linea in lineas {
+            guard let dos = linea.firstIndex(of: ":") else { continue }
+            cabeceras[linea[..<dos].lowercased()] = linea[linea.index(after: dos)...]
+                .trimmingCharacters(in: .whitespaces)
+        }
+        let longitud = Int(cabeceras["content-length"] ?? "0") ?? 0
+        var cuerpo = datos[finDeCabeceras!.upperBound...]
+        while cuerpo.count < longitud {
+            let n = read(cliente, &buffer, buffer.count)
+            if n <= 0 { break }
+            cuerpo.append(contentsOf: buffer[0..<n])
+        }
+        recibidas.withLock {
+            $0.append(
+                Peticion(
+                    metodo: String(primera.first ?? ""),
+                    ruta: String(primera.dropFirst().first ?? ""),
+                    cabeceras: cabeceras, cuerpo: Data(cuerpo)))
+        }
+        let respuesta = guion.withLock { $0.isEmpty ? porDefecto : $0.removeFirst() }
+        if respuesta.espera > 0 { usleep(useconds_t(respuesta.espera * 1_000_000)) }
+        var texto = "HTTP/1.1 \(respuesta.codigo) X\r\nContent-Length: 0\r\nConnection: close\r\n"
+        for (nombre, valor) in respuesta.cabeceras { texto += "\(nombre): \(valor)\r\n" }
+        texto += "\r\n"
+        _ = texto.withCString { write(cliente, $0, strlen($0)) }
+    }
+}
