@@ -14,10 +14,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // libcurl for webhooks and attachments (https included); Debian's libcurl4-openssl-dev.
+        // libcurl for webhooks and attachments (https included): the header from Debian's
+        // libcurl4-openssl-dev at build time, the library loaded with dlopen when first needed.
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "Torneo"),

@@ -76,13 +76,22 @@ extension String {
 /// `curl_easy_perform` blocks, so each request runs on a Dispatch worker thread, never on the
 /// Swift cooperative pool, which has only one thread per core.
 public enum ClienteHTTP {
-    private static let inicio: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// The address of libcurl's entry points, loaded once (a static's initializer runs once,
+    /// thread-safely) and never written again, so sharing it between threads is safe.
+    private static let direccionDeAPI: UInt? = {
+        let api = UnsafeMutablePointer<marcador_curl_api>.allocate(capacity: 1)
+        api.initialize(to: marcador_curl_api())
+        return marcador_curl_cargar(api) == 0 ? UInt(bitPattern: api) : nil
+    }()
 
     public static func enviar(_ peticion: PeticionHTTP) async throws -> RespuestaHTTP {
-        _ = inicio
+        guard let direccion = direccionDeAPI else {
+            throw FalloHTTP.conexion("no está libcurl (instala el paquete libcurl4)")
+        }
         return try await withCheckedThrowingContinuation { continuacion in
             DispatchQueue.global().async {
-                continuacion.resume(with: Result { try realizar(peticion) })
+                let api = UnsafePointer<marcador_curl_api>(bitPattern: direccion)!
+                continuacion.resume(with: Result { try realizar(peticion, api) })
             }
         }
     }
@@ -95,29 +104,34 @@ public enum ClienteHTTP {
         var excedido = false
     }
 
-    private static func realizar(_ peticion: PeticionHTTP) throws -> RespuestaHTTP {
-        guard let curl = curl_easy_init() else { throw FalloHTTP.conexion("libcurl no arrancó") }
-        defer { curl_easy_cleanup(curl) }
+    private static func realizar(_ peticion: PeticionHTTP, _ api: UnsafePointer<marcador_curl_api>)
+        throws
+        -> RespuestaHTTP
+    {
+        guard let curl = api.pointee.easy_init() else {
+            throw FalloHTTP.conexion("libcurl no arrancó")
+        }
+        defer { api.pointee.easy_cleanup(curl) }
         let recogida = Recogida()
         recogida.maximo = peticion.maximoDeBytes
         let contexto = Unmanaged.passUnretained(recogida).toOpaque()
         var lista: UnsafeMutablePointer<curl_slist>?
         for (nombre, valor) in peticion.cabeceras {
-            lista = curl_slist_append(lista, "\(nombre): \(valor)")
+            lista = api.pointee.slist_append(lista, "\(nombre): \(valor)")
         }
-        defer { curl_slist_free_all(lista) }
+        defer { api.pointee.slist_free_all(lista) }
 
         let codigo: CURLcode = peticion.url.withCString { url in
-            marcador_curl_setopt_pointer(curl, CURLOPT_URL, url)
-            marcador_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
-            marcador_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(peticion.limite * 1000))
+            marcador_curl_setopt_pointer(api, curl, CURLOPT_URL, url)
+            marcador_curl_setopt_long(api, curl, CURLOPT_NOSIGNAL, 1)
+            marcador_curl_setopt_long(api, curl, CURLOPT_TIMEOUT_MS, Int(peticion.limite * 1000))
             marcador_curl_setopt_long(
-                curl, CURLOPT_FOLLOWLOCATION, peticion.redirecciones > 0 ? 1 : 0)
-            marcador_curl_setopt_long(curl, CURLOPT_MAXREDIRS, peticion.redirecciones)
-            marcador_curl_setopt_pointer(curl, CURLOPT_HTTPHEADER, lista)
-            marcador_curl_setopt_pointer(curl, CURLOPT_WRITEDATA, contexto)
-            marcador_curl_setopt_pointer(curl, CURLOPT_HEADERDATA, contexto)
-            marcador_curl_setopt_data_callback(curl, CURLOPT_WRITEFUNCTION) {
+                api, curl, CURLOPT_FOLLOWLOCATION, peticion.redirecciones > 0 ? 1 : 0)
+            marcador_curl_setopt_long(api, curl, CURLOPT_MAXREDIRS, peticion.redirecciones)
+            marcador_curl_setopt_pointer(api, curl, CURLOPT_HTTPHEADER, lista)
+            marcador_curl_setopt_pointer(api, curl, CURLOPT_WRITEDATA, contexto)
+            marcador_curl_setopt_pointer(api, curl, CURLOPT_HEADERDATA, contexto)
+            marcador_curl_setopt_data_callback(api, curl, CURLOPT_WRITEFUNCTION) {
                 datos, tamano, cuenta, contexto in
                 let recogida = Unmanaged<Recogida>.fromOpaque(contexto!).takeUnretainedValue()
                 let n = tamano * cuenta
@@ -130,7 +144,7 @@ public enum ClienteHTTP {
                 }
                 return n
             }
-            marcador_curl_setopt_data_callback(curl, CURLOPT_HEADERFUNCTION) {
+            marcador_curl_setopt_data_callback(api, curl, CURLOPT_HEADERFUNCTION) {
                 datos, tamano, cuenta, contexto in
                 let recogida = Unmanaged<Recogida>.fromOpaque(contexto!).takeUnretainedValue()
                 let n = tamano * cuenta
@@ -149,17 +163,17 @@ public enum ClienteHTTP {
             }
             if let cuerpo = peticion.cuerpo {
                 return cuerpo.withUnsafeBytes { bytes in
-                    marcador_curl_setopt_long(curl, CURLOPT_POSTFIELDSIZE, bytes.count)
-                    marcador_curl_setopt_pointer(curl, CURLOPT_POSTFIELDS, bytes.baseAddress)
+                    marcador_curl_setopt_long(api, curl, CURLOPT_POSTFIELDSIZE, bytes.count)
+                    marcador_curl_setopt_pointer(api, curl, CURLOPT_POSTFIELDS, bytes.baseAddress)
                     if peticion.metodo != "POST" {
                         _ = peticion.metodo.withCString {
-                            marcador_curl_setopt_pointer(curl, CURLOPT_CUSTOMREQUEST, $0)
+                            marcador_curl_setopt_pointer(api, curl, CURLOPT_CUSTOMREQUEST, $0)
                         }
                     }
-                    return curl_easy_perform(curl)
+                    return api.pointee.easy_perform(curl)
                 }
             }
-            return curl_easy_perform(curl)
+            return api.pointee.easy_perform(curl)
         }
         if recogida.excedido, let maximo = peticion.maximoDeBytes {
             throw FalloHTTP.demasiadoGrande(limite: maximo)
@@ -172,10 +186,12 @@ public enum ClienteHTTP {
         case CURLE_TOO_MANY_REDIRECTS:
             throw FalloHTTP.demasiadasRedirecciones
         default:
-            throw FalloHTTP.conexion(String(cString: curl_easy_strerror(codigo)))
+            throw FalloHTTP.conexion(
+                api.pointee.easy_strerror(codigo).map { String(cString: $0) }
+                    ?? "error \(codigo.rawValue) de libcurl")
         }
         var estado = 0
-        marcador_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &estado)
+        marcador_curl_getinfo_long(api, curl, CURLINFO_RESPONSE_CODE, &estado)
         return RespuestaHTTP(codigo: estado, cabeceras: recogida.cabeceras, cuerpo: recogida.cuerpo)
     }
 }
