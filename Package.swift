@@ -27,10 +27,11 @@ let package = Package(
             plugins: ["Incrustar"]
         ),
         .target(name: "Motor", dependencies: ["Torneo"]),
+        .target(name: "Importador", dependencies: ["Torneo"]),
         .target(name: "Avisos", dependencies: ["Torneo", "Almacen", "CCurl"]),
         .executableTarget(
             name: "marcador",
-            dependencies: ["Torneo", "Almacen", "Motor", "Avisos"]
+            dependencies: ["Torneo", "Almacen", "Motor", "Avisos", "Importador"]
         ),
         // Turns migrations/*.sql and seeds/* into Swift literals so the binary works from any directory.
         .executableTarget(name: "incrustador"),
@@ -43,6 +44,8 @@ let package = Package(
         .testTarget(name: "AlmacenTests", dependencies: ["Almacen", "Torneo"]),
         .testTarget(name: "MotorTests", dependencies: ["Motor", "Almacen", "Torneo"]),
         .testTarget(name: "AvisosTests", dependencies: ["Avisos", "Motor", "Almacen", "Torneo"]),
+        .testTarget(
+            name: "ImportadorTests", dependencies: ["Importador", "Motor", "Almacen", "Torneo"]),
         .testTarget(name: "MarcadorTests", dependencies: ["marcador", "Almacen", "Torneo"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,7 @@ enum Programa {
         ComandoGolAMano.self,
         ComandoAjustes.self,
         ComandoAvisos.self,
+        ComandoImportar.self,
         ComandoRegistro.self,
     ]
 

@@ -85,6 +85,10 @@ struct ComandoJugar: Comando {
             throw Fallo.uso(Self.duracionNoValida(duracion, conProrroga: false))
         }
         let ajustes = try preguntarPermisoSiHaceFalta(repositorio, contexto)
+        if partido.eventos.isEmpty {
+            contexto.terminal.linea(
+                "Este partido no tiene goles en su guion: se juega sin ninguno.")
+        }
         let ejecuciones = EjecucionesSQLite(queue)
         var guardada = reanudar ? try ejecucionReanudable(ejecuciones) : nil
 

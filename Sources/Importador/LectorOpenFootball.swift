@@ -1,0 +1,253 @@
+import Torneo
+
+/// Reads the openfootball match format (https://github.com/openfootball/worldcup.json):
+/// lenient in what it accepts (minutes as numbers or `"90+3"`, `offset`, missing goal lists,
+/// teams as names or `{ "name": … }`), strict in what it returns (every goal with a valid minute
+/// and player, every match with two different teams).
+public enum LectorOpenFootball {
+    /// - Throws: `FalloDeImportacion` naming the match (index, teams) and the field.
+    public static func leer(_ bytes: [UInt8], nombrePorDefecto: String) throws -> Competicion {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw FalloDeImportacion(mensaje: "el fichero está vacío")
+        }
+        let raiz: ValorJSON
+        do {
+            raiz = try ValorJSON.leer(bytes)
+        } catch {
+            throw FalloDeImportacion(mensaje: "no es JSON válido")
+        }
+        guard case .objeto = raiz else {
+            throw FalloDeImportacion(
+                mensaje: "se esperaba un objeto con «matches», no \(raiz.descripcion)")
+        }
+        var nombre = nombrePorDefecto
+        if let valor = raiz["name"] {
+            guard case .texto(let texto) = valor, !texto.trimmed.isEmpty else {
+                throw FalloDeImportacion(
+                    mensaje: "«name» debe ser un texto, no \(valor.descripcion)")
+            }
+            nombre = texto.trimmed
+        }
+        guard let valorPartidos = raiz["matches"] else {
+            throw FalloDeImportacion(mensaje: "falta la lista «matches»")
+        }
+        guard case .lista(let lista) = valorPartidos else {
+            throw FalloDeImportacion(
+                mensaje: "«matches» debe ser una lista, no \(valorPartidos.descripcion)")
+        }
+        var partidos: [PartidoImportado] = []
+        for (indice, valor) in lista.enumerated() {
+            partidos.append(try partido(valor, numero: indice + 1))
+        }
+        return Competicion(nombre: nombre, partidos: partidos)
+    }
+
+    private static func partido(_ valor: ValorJSON, numero: Int) throws -> PartidoImportado {
+        var lugar = "partido \(numero)"
+        func fallo(_ campo: String, _ problema: String) -> FalloDeImportacion {
+            FalloDeImportacion(mensaje: "\(lugar): \(campo): \(problema)")
+        }
+        guard case .objeto = valor else {
+            throw fallo("el partido", "debe ser un objeto, no \(valor.descripcion)")
+        }
+        let local = try equipo(valor["team1"], "team1", fallo)
+        let visitante = try equipo(valor["team2"], "team2", fallo)
+        lugar = "partido \(numero) (\(local) – \(visitante))"
+        guard local != visitante else { throw fallo("team2", "es el mismo equipo que team1") }
+        var importado = PartidoImportado(
+            local: local, visitante: visitante,
+            ronda: try textoOpcional(valor["round"], "round", fallo),
+            fecha: try textoOpcional(valor["date"], "date", fallo),
+            hora: try textoOpcional(valor["time"], "time", fallo),
+            grupo: try textoOpcional(valor["group"], "group", fallo),
+            estadio: try textoOpcional(valor["ground"], "ground", fallo),
+            goles: nil, tieneProrroga: false, avisos: [])
+        if let marcador = valor["score"], marcador != .nulo {
+            guard case .objeto = marcador else {
+                throw fallo("score", "debe ser un objeto, no \(marcador.descripcion)")
+            }
+            importado.finalDelPartido = try resultado(marcador["ft"], "score.ft", fallo)
+            importado.trasLaProrroga = try resultado(marcador["et"], "score.et", fallo)
+            importado.penaltis = try resultado(marcador["p"], "score.p", fallo)
+        }
+        importado.tieneProrroga = importado.trasLaProrroga != nil
+        let listas = (valor["goals1"], valor["goals2"])
+        if listas.0 == nil && listas.1 == nil { return importado }
+        var crudos: [(MinutoDeJuego, Gol, Int)] = []
+        for (campo, lista, lado) in [
+            ("goals1", listas.0, Lado.local), ("goals2", listas.1, Lado.visitante),
+        ] {
+            guard let lista, lista != .nulo else { continue }
+            guard case .lista(let goles) = lista else {
+                throw fallo(campo, "debe ser una lista, no \(lista.descripcion)")
+            }
+            for (i, gol) in goles.enumerated() {
+                let leido = try self.gol(
+                    gol, campo: "\(campo)[\(i)]", lado: lado, local: local, visitante: visitante,
+                    fallo)
+                crudos.append((leido.minuto, leido, crudos.count))
+            }
+        }
+        // Minutes past 90 in a match without extra time: 91–99 are a slip for added time (the
+        // 2026 file writes "92" for 90+2); 100 and later can only be extra time.
+        var goles: [Gol] = []
+        for (_, gol, _) in crudos {
+            var gol = gol
+            if !importado.tieneProrroga && gol.minuto.minuto > 90 && gol.minuto.anadido == 0 {
+                if gol.minuto.minuto < 100 {
+                    let anadido = MinutoDeJuego(90, anadido: gol.minuto.minuto - 90)
+                    importado.avisos.append(
+                        "\(lugar): el gol de \(gol.jugador.nombre) en el minuto \(gol.minuto) se lee como \(anadido) (no hubo prórroga)"
+                    )
+                    gol.minuto = anadido
+                } else {
+                    importado.tieneProrroga = true
+                    importado.avisos.append(
+                        "\(lugar): gol de \(gol.jugador.nombre) en el minuto \(gol.minuto) sin «score.et»: se juega con prórroga"
+                    )
+                }
+            }
+            goles.append(gol)
+        }
+        // Playing order: by minute and added time; the file's order settles ties.
+        importado.goles = goles.enumerated().sorted { a, b in
+            a.element.minuto != b.element.minuto
+                ? a.element.minuto < b.element.minuto : a.offset < b.offset
+        }.map(\.element)
+        comprobarResultado(&importado, lugar: lugar)
+        return importado
+    }
+
+    /// Goals up to 90 (with added time) must make the full-time score, and all of them the
+    /// extra-time score; a mismatch is a warning, since the script is still playable.
+    private static func comprobarResultado(_ importado: inout PartidoImportado, lugar: String) {
+        guard let goles = importado.goles else { return }
+        func contar(_ cuales: [Gol]) -> Marcador {
+            cuales.reduce(Marcador.cero) { $0.sumando($1.lado) }
+        }
+        if let ft = importado.finalDelPartido {
+            let hasta90 = contar(goles.filter { $0.minuto.minuto <= 90 })
+            if hasta90 != ft {
+                importado.avisos.append(
+                    "\(lugar): los goles hasta el 90 suman \(hasta90) pero score.ft dice \(ft)")
+            }
+        }
+        if let et = importado.trasLaProrroga {
+            let todos = contar(goles)
+            if todos != et {
+                importado.avisos.append(
+                    "\(lugar): todos los goles suman \(todos) pero score.et dice \(et)")
+            }
+        }
+    }
+
+    private static func gol(
+        _ valor: ValorJSON, campo: String, lado: Lado, local: String, visitante: String,
+        _ fallo: (String, String) -> FalloDeImportacion
+    ) throws -> Gol {
+        guard case .objeto = valor else {
+            throw fallo(campo, "debe ser un objeto, no \(valor.descripcion)")
+        }
+        guard case .texto(let nombreCrudo)? = valor["name"], !nombreCrudo.trimmed.isEmpty else {
+            throw fallo("\(campo).name", "falta el nombre del jugador")
+        }
+        var minuto: MinutoDeJuego
+        switch valor["minute"] {
+        case .numero(let n)?:
+            guard n == n.rounded(), n >= 1, n <= 120 else {
+                throw fallo(
+                    "\(campo).minute",
+                    "\(ValorJSON.numero(n).descripcion) no es un minuto (de 1 a 120)")
+            }
+            minuto = MinutoDeJuego(Int(n))
+        case .texto(let texto)?:
+            guard let leido = MinutoDeJuego(texto: texto), leido.minuto >= 1, leido.minuto <= 120,
+                leido.anadido <= 30
+            else {
+                throw fallo("\(campo).minute", "«\(texto)» no es un minuto (como 35 o 90+3)")
+            }
+            minuto = leido
+        case nil:
+            throw fallo("\(campo).minute", "falta el minuto")
+        case let otro?:
+            throw fallo("\(campo).minute", "\(otro.descripcion) no es un minuto")
+        }
+        if let offset = valor["offset"], offset != .nulo {
+            guard case .numero(let n) = offset, n == n.rounded(), n >= 0, n <= 30 else {
+                throw fallo(
+                    "\(campo).offset", "\(offset.descripcion) no es un tiempo añadido (de 0 a 30)")
+            }
+            minuto.anadido += Int(n)
+        }
+        let penalti = try bandera(valor["penalty"], "\(campo).penalty", fallo)
+        let enPropiaPuerta = try bandera(valor["owngoal"], "\(campo).owngoal", fallo)
+        // goalsN are the goals credited to teamN; an own goal's scorer plays for the other team.
+        let deQuien = enPropiaPuerta ? lado.contrario : lado
+        let equipo = Equipo(deQuien == .local ? local : visitante)
+        return Gol(
+            minuto: minuto, jugador: Jugador(nombreCrudo.trimmed, de: equipo), lado: lado,
+            penalti: penalti,
+            enPropiaPuerta: enPropiaPuerta)
+    }
+
+    private static func equipo(
+        _ valor: ValorJSON?, _ campo: String, _ fallo: (String, String) -> FalloDeImportacion
+    ) throws -> String {
+        switch valor {
+        case .texto(let nombre)? where !nombre.trimmed.isEmpty:
+            return nombre.trimmed
+        case .objeto(let campos)?:
+            if case .texto(let nombre)? = campos["name"], !nombre.trimmed.isEmpty {
+                return nombre.trimmed
+            }
+            throw fallo(campo, "el equipo no tiene «name»")
+        case nil, .nulo?:
+            throw fallo(campo, "falta el equipo")
+        case let otro?:
+            throw fallo(campo, "\(otro.descripcion) no es un equipo")
+        }
+    }
+
+    private static func textoOpcional(
+        _ valor: ValorJSON?, _ campo: String, _ fallo: (String, String) -> FalloDeImportacion
+    ) throws -> String? {
+        switch valor {
+        case nil, .nulo?: return nil
+        case .texto(let texto)?: return texto.trimmed.isEmpty ? nil : texto.trimmed
+        case .numero?: return valor!.descripcion
+        case let otro?: throw fallo(campo, "debe ser un texto, no \(otro.descripcion)")
+        }
+    }
+
+    private static func bandera(
+        _ valor: ValorJSON?, _ campo: String, _ fallo: (String, String) -> FalloDeImportacion
+    ) throws -> Bool {
+        switch valor {
+        case nil, .nulo?: return false
+        case .booleano(let b)?: return b
+        case let otro?: throw fallo(campo, "debe ser true o false, no \(otro.descripcion)")
+        }
+    }
+
+    private static func resultado(
+        _ valor: ValorJSON?, _ campo: String, _ fallo: (String, String) -> FalloDeImportacion
+    ) throws -> Marcador? {
+        guard let valor, valor != .nulo else { return nil }
+        guard case .lista(let goles) = valor, goles.count == 2,
+            case .numero(let a) = goles[0], case .numero(let b) = goles[1],
+            a == a.rounded(), b == b.rounded(), a >= 0, b >= 0, a < 1000, b < 1000
+        else {
+            throw fallo(campo, "\(valor.descripcion) no es un resultado como [2, 1]")
+        }
+        return Marcador(local: Int(a), visitante: Int(b))
+    }
+}
+
+extension String {
+    var trimmed: String {
+        var vista = Substring(self)
+        while let c = vista.first, c.isWhitespace { vista.removeFirst() }
+        while let c = vista.last, c.isWhitespace { vista.removeLast() }
+        return String(vista)
+    }
+}

@@ -1,0 +1,175 @@
+import Testing
+import Torneo
+
+@testable import Importador
+
+@Suite("LectorOpenFootball")
+struct LectorOpenFootballTests {
+    func leer(_ texto: String) throws -> Competicion {
+        try LectorOpenFootball.leer(Array(texto.utf8), nombrePorDefecto: "prueba")
+    }
+
+    func fallo(_ texto: String) -> String? {
+        do {
+            _ = try leer(texto)
+            return nil
+        } catch {
+            return (error as? FalloDeImportacion)?.mensaje
+        }
+    }
+
+    @Test func mundial2018() throws {
+        let competicion = try LectorOpenFootball.leer(
+            try Datos.bytes("worldcup-2018.json"), nombrePorDefecto: "x")
+        #expect(competicion.nombre == "World Cup 2018")
+        #expect(competicion.partidos.count == 64)
+        #expect(competicion.goles == 169)
+        #expect(competicion.partidos.filter { $0.goles == nil }.count == 1)
+        #expect(competicion.partidos.filter(\.tieneProrroga).count == 5)
+    }
+
+    @Test func mundial2026() throws {
+        let competicion = try LectorOpenFootball.leer(
+            try Datos.bytes("worldcup-2026.json"), nombrePorDefecto: "x")
+        #expect(competicion.partidos.count == 104)
+        #expect(competicion.goles == 308)
+        let inglaterra = try #require(
+            competicion.partidos.first { $0.local == "England" && $0.visitante == "Argentina" })
+        #expect(!inglaterra.tieneProrroga)
+        #expect(inglaterra.goles?.contains { $0.minuto == MinutoDeJuego(90, anadido: 2) } == true)
+        #expect(inglaterra.avisos.count == 1)
+        #expect(inglaterra.avisos[0].contains("minuto 92 se lee como 90+2"))
+        let conPrórroga = try #require(
+            competicion.partidos.first { $0.local == "Belgium" && $0.visitante == "Senegal" })
+        #expect(conPrórroga.goles?.last?.minuto == MinutoDeJuego(120, anadido: 5))
+    }
+
+    /// France–Croatia, the 2018 final: Mandžukić's own goal counts for France, and he is named
+    /// as Croatia's player.
+    @Test func laPropiaPuertaDeMandzukic() throws {
+        let competicion = try LectorOpenFootball.leer(
+            try Datos.bytes("worldcup-2018.json"), nombrePorDefecto: "x")
+        let final = try #require(
+            competicion.partidos.first { $0.local == "France" && $0.visitante == "Croatia" })
+        #expect(final.finalDelPartido == Marcador(local: 4, visitante: 2))
+        let propia = try #require(final.goles?.first { $0.enPropiaPuerta })
+        #expect(propia.jugador.nombre == "Mandžukić")
+        #expect(propia.jugador.equipo.nombre == "Croatia")
+        #expect(propia.lado == .local)
+        #expect(propia.minuto == MinutoDeJuego(18))
+    }
+
+    @Test func losPenaltisDeLaTandaNoSonGoles() throws {
+        let competicion = try leer(
+            """
+            {"name": "Copa", "matches": [{"team1": "A", "team2": "B", "score": {"ft": [1, 1], "et": [1, 1], "p": [4, 3]},
+              "goals1": [{"name": "Uno", "minute": 10}], "goals2": [{"name": "Dos", "minute": "90+1"}]}]}
+            """)
+        let partido = try #require(competicion.partidos.first)
+        #expect(partido.goles?.count == 2)
+        #expect(partido.penaltis == Marcador(local: 4, visitante: 3))
+        #expect(partido.tieneProrroga)
+        #expect(partido.resultadoEsperado == Marcador(local: 1, visitante: 1))
+        #expect(partido.avisos.isEmpty)
+    }
+
+    @Test func unResultadoQueNoCuadraEsUnAvisoNoUnError() throws {
+        let competicion = try leer(
+            """
+            {"matches": [{"team1": "A", "team2": "B", "score": {"ft": [2, 0]}, "goals1": [{"name": "Uno", "minute": 10}]}]}
+            """)
+        #expect(competicion.nombre == "prueba")
+        #expect(
+            competicion.partidos[0].avisos == [
+                "partido 1 (A – B): los goles hasta el 90 suman 1-0 pero score.ft dice 2-0"
+            ])
+    }
+
+    @Test func unGolPasadoElCienSinProrrogaHaceElPartidoDeCientoVeinte() throws {
+        let competicion = try leer(
+            """
+            {"matches": [{"team1": {"name": "A"}, "team2": "B", "goals1": [{"name": "Tarde", "minute": 105}], "goals2": []}]}
+            """)
+        #expect(competicion.partidos[0].tieneProrroga)
+        #expect(competicion.partidos[0].avisos.count == 1)
+    }
+
+    @Test func elOrdenDeJuegoEsPorMinutoYAnadido() throws {
+        let competicion = try leer(
+            """
+            {"matches": [{"team1": "A", "team2": "B",
+              "goals1": [{"name": "c", "minute": 45, "offset": 2}, {"name": "a", "minute": 12}],
+              "goals2": [{"name": "b", "minute": "45+1"}, {"name": "d", "minute": 45, "offset": 2}]}]}
+            """)
+        #expect(competicion.partidos[0].goles?.map(\.jugador.nombre) == ["a", "b", "c", "d"])
+    }
+
+    @Test(arguments: [
+        ("", "el fichero está vacío"),
+        ("   \n", "el fichero está vacío"),
+        ("esto no es json", "no es JSON válido"),
+        ("[1, 2]", "se esperaba un objeto con «matches»"),
+        ("{\"name\": \"x\"}", "falta la lista «matches»"),
+        ("{\"matches\": {}}", "«matches» debe ser una lista"),
+        ("{\"matches\": [{\"team2\": \"B\"}]}", "partido 1: team1: falta el equipo"),
+        (
+            "{\"matches\": [{\"team1\": 7, \"team2\": \"B\"}]}",
+            "partido 1: team1: 7 no es un equipo"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"A\"}]}",
+            "partido 1 (A – A): team2: es el mismo equipo"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals1\": [{\"name\": \"x\", \"minute\": \"abc\"}]}]}",
+            "partido 1 (A – B): goals1[0].minute: «abc» no es un minuto"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals2\": [{\"name\": \"x\", \"minute\": -3}]}]}",
+            "partido 1 (A – B): goals2[0].minute: -3 no es un minuto"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals1\": [{\"minute\": 3}]}]}",
+            "goals1[0].name: falta el nombre del jugador"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals1\": [{\"name\": \"x\", \"minute\": 3, \"penalty\": \"yes\"}]}]}",
+            "goals1[0].penalty: debe ser true o false"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"score\": {\"ft\": [1]}}]}",
+            "score.ft: una lista no es un resultado"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals1\": \"muchos\"}]}",
+            "goals1: debe ser una lista"
+        ),
+    ])
+    func rechazaLoMalEscritoDiciendoDonde(texto: String, esperado: String) {
+        let mensaje = fallo(texto)
+        #expect(mensaje?.contains(esperado) == true, "\(mensaje ?? "sin error")")
+    }
+
+    @Test func elSegundoPartidoMalEscritoSeNombraConSusEquipos() {
+        let mensaje = fallo(
+            """
+            {"matches": [{"team1": "A", "team2": "B"}, {"team1": "España", "team2": "Perú",
+              "goals1": [{"name": "x", "minute": 200}]}]}
+            """)
+        #expect(
+            mensaje
+                == "partido 2 (España – Perú): goals1[0].minute: 200 no es un minuto (de 1 a 120)")
+    }
+
+    @Test func ruidoAleatorioNoRompeNada() {
+        var generador = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let bytes = (0..<Int.random(in: 0..<300, using: &generador)).map { _ in
+                UInt8.random(in: 0...255, using: &generador)
+            }
+            #expect(throws: FalloDeImportacion.self) {
+                _ = try LectorOpenFootball.leer(bytes, nombrePorDefecto: "x")
+            }
+        }
+    }
+}
