@@ -39,9 +39,9 @@ struct LectorOpenFootballTests {
         #expect(inglaterra.goles?.contains { $0.minuto == MinutoDeJuego(90, anadido: 2) } == true)
         #expect(inglaterra.avisos.count == 1)
         #expect(inglaterra.avisos[0].contains("minuto 92 se lee como 90+2"))
-        let conPrórroga = try #require(
+        let conProrroga = try #require(
             competicion.partidos.first { $0.local == "Belgium" && $0.visitante == "Senegal" })
-        #expect(conPrórroga.goles?.last?.minuto == MinutoDeJuego(120, anadido: 5))
+        #expect(conProrroga.goles?.last?.minuto == MinutoDeJuego(120, anadido: 5))
     }
 
     /// France–Croatia, the 2018 final: Mandžukić's own goal counts for France, and he is named
