@@ -43,10 +43,16 @@ let package = Package(
         .testTarget(name: "TorneoTests", dependencies: ["Torneo"]),
         .testTarget(name: "AlmacenTests", dependencies: ["Almacen", "Torneo"]),
         .testTarget(name: "MotorTests", dependencies: ["Motor", "Almacen", "Torneo"]),
-        .testTarget(name: "AvisosTests", dependencies: ["Avisos", "Motor", "Almacen", "Torneo"]),
+        // Test support shared by the suites: a real HTTP server on 127.0.0.1.
+        .target(name: "ApoyoDePruebas", path: "Tests/ApoyoDePruebas"),
+        .testTarget(
+            name: "AvisosTests",
+            dependencies: ["Avisos", "Motor", "Almacen", "Torneo", "ApoyoDePruebas"]),
         .testTarget(
             name: "ImportadorTests", dependencies: ["Importador", "Motor", "Almacen", "Torneo"]),
-        .testTarget(name: "MarcadorTests", dependencies: ["marcador", "Almacen", "Torneo"]),
+        .testTarget(
+            name: "MarcadorTests",
+            dependencies: ["marcador", "Almacen", "Torneo", "ApoyoDePruebas"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,7 @@ public enum Almacen {
         try configurar(db)
         try migrator.migrate(db)
         if try reiniciarDatos || !Semillas.cargadas(en: db) {
-            try Semillas.cargar(en: db)
+            try Semillas.cargar(en: db, carpeta: Semillas.carpeta(paraLaBase: ruta))
         }
         return DatabaseQueue(db)
     }

@@ -29,6 +29,8 @@ public final class Despachador: Sendable {
     let arrendatario: String
     let ahora: @Sendable () -> Double
     let permitido: @Sendable () throws -> Bool
+    /// Fetches attachments before delivery; `nil` delivers attachment URLs unchecked.
+    let enriquecedor: Enriquecedor?
     private let ejecucionLocal = Mutex<Int?>(nil)
 
     /// - Parameters:
@@ -42,8 +44,10 @@ public final class Despachador: Sendable {
         arrendatario: String =
             "despachador-\(Propietario.actual.pid)-\(UInt32.random(in: 0...UInt32.max))",
         ahora: @escaping @Sendable () -> Double = segundosUnix,
+        enriquecedor: Enriquecedor? = nil,
         permitido: @escaping @Sendable () throws -> Bool
     ) {
+        self.enriquecedor = enriquecedor
         self.buzon = buzon
         self.canales = Dictionary(canales.map { ($0.canal, $0) }, uniquingKeysWith: { a, _ in a })
         self.registro = registro
@@ -76,7 +80,8 @@ public final class Despachador: Sendable {
                 limite: configuracion.lote)
             if lote.isEmpty { return resumen }
             let permiso = try permitido()
-            let porCanal = Dictionary(grouping: lote, by: \.canal)
+            let enriquecido = permiso ? try await enriquecer(lote, momento: momento) : lote
+            let porCanal = Dictionary(grouping: enriquecido, by: \.canal)
             let resultados = await withTaskGroup(of: [ResultadoDeEntrega].self) { grupo in
                 for (canal, entregas) in porCanal {
                     grupo.addTask {
@@ -90,6 +95,61 @@ public final class Despachador: Sendable {
             }
             try buzon.registrar(resultados, arrendatario: arrendatario, ahora: ahora())
             for resultado in resultados { resumen.contar(resultado.desenlace) }
+        }
+    }
+
+    /// Fetches each claimed notice's attachment once (not once per channel), all notices at
+    /// once, and hands channels either the enriched notice or the original without attachment.
+    private func enriquecer(_ lote: [EntregaReclamada], momento: Double) async throws
+        -> [EntregaReclamada]
+    {
+        guard let enriquecedor else { return lote }
+        var porAviso: [Int: AvisoDeGol] = [:]
+        for entrega in lote
+        where entrega.aviso.adjunto != nil && momento - entrega.creado <= configuracion.caducidad {
+            porAviso[entrega.avisoId] = entrega.aviso
+        }
+        guard !porAviso.isEmpty else { return lote }
+        let resultados = await withTaskGroup(of: (Int, Enriquecedor.Resultado).self) { grupo in
+            for (id, aviso) in porAviso {
+                grupo.addTask {
+                    (
+                        id,
+                        await enriquecedor.enriquecer(
+                            aviso.adjunto!, clave: "\(id)-\(aviso.claveDeIdempotencia)")
+                    )
+                }
+            }
+            var todos: [Int: Enriquecedor.Resultado] = [:]
+            for await (id, resultado) in grupo { todos[id] = resultado }
+            return todos
+        }
+        for (id, resultado) in resultados {
+            let aviso = porAviso[id]!
+            switch resultado {
+            case .enriquecido:
+                try buzon.anotarEnriquecimiento(aviso: id, enriquecido: true, motivo: nil)
+            case .original(let motivo):
+                registro.anotar(
+                    "\(motivo); se entrega sin adjunto: \(aviso.identificador)",
+                    partido: aviso.partidoId)
+                try buzon.anotarEnriquecimiento(aviso: id, enriquecido: false, motivo: motivo)
+            }
+        }
+        return lote.map { entrega in
+            guard let resultado = resultados[entrega.avisoId] else { return entrega }
+            var aviso = entrega.aviso
+            switch resultado {
+            case .enriquecido(let descargado):
+                aviso.adjuntoLocal = descargado.ruta
+                aviso.tipoDeAdjunto = descargado.tipo.rawValue
+            case .original:
+                aviso.adjunto = nil
+            }
+            return EntregaReclamada(
+                avisoId: entrega.avisoId, canal: entrega.canal, intento: entrega.intento,
+                aviso: aviso,
+                creado: entrega.creado)
         }
     }
 

@@ -8,13 +8,17 @@ public struct Ajustes: Sendable, Hashable, Codable {
     public var sinAvisosEnPrimerPlano: Bool
     /// Goal notices permission: `nil` until the user is first asked (off meanwhile).
     public var avisosPermitidos: Bool?
+    /// Seconds an attachment may take to fetch before the notice goes out without it.
+    public var plazoDeAdjuntos: Double
 
     public init(
         duracion: Int = 90,
         msPorMinuto: Int = 250,
         sinAvisosEnPrimerPlano: Bool = false,
-        avisosPermitidos: Bool? = nil
+        avisosPermitidos: Bool? = nil,
+        plazoDeAdjuntos: Double = 30
     ) {
+        self.plazoDeAdjuntos = plazoDeAdjuntos
         self.duracion = duracion
         self.msPorMinuto = msPorMinuto
         self.sinAvisosEnPrimerPlano = sinAvisosEnPrimerPlano

@@ -18,6 +18,10 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     /// The stored run that produced it, once it is in the outbox: together with the identifier
     /// it keys idempotent delivery (a relaunch notifies again, a redelivery does not).
     public var ejecucion: Int?
+    /// Set by the dispatcher once the attachment was fetched and recognised: the private local
+    /// copy and its type (`gif`, `png`…). `nil` means the original content goes out.
+    public var adjuntoLocal: String?
+    public var tipoDeAdjunto: String?
 
     public init(
         identificador: String,

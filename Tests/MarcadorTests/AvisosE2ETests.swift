@@ -1,4 +1,5 @@
 import Almacen
+import ApoyoDePruebas
 import Foundation
 import Testing
 import Torneo
@@ -191,6 +192,23 @@ struct AvisosE2ETests {
         let ajuste = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
         #expect(!ajuste.salida.contains("¡Gol!"))
         #expect(ajuste.error.contains("notificación «¡Gol!» enviada: Marta, minuto 60"))
+    }
+
+    /// The seed gives Luis's goal a GIF: it goes out enriched, and `avisos` says so.
+    @Test func elGolDeLuisSaleConSuGIF() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        let jugado = try await escenario.marcador(
+            "jugar", "1", "--ms-por-minuto", "0",
+            entorno: ["XDG_CACHE_HOME": escenario.carpeta + "/cache"])
+        #expect(
+            jugado.salida.contains("│ Luis (Rayo FC), minuto 35 │\n│ adjunto: gol.gif (GIF)    │"))
+        let estado = try await escenario.marcador("avisos").salida
+        #expect(estado.contains("gol-35-Luis    Luis (Rayo FC), minuto 35   enriquecido"))
+        let guardados = try FileManager.default.contentsOfDirectory(
+            atPath: escenario.carpeta + "/cache/marcador/adjuntos")
+        #expect(guardados.count == 1)
+        #expect(guardados.first?.hasSuffix(".gif") == true)
     }
 
     @Test func sinTerminalNoSePreguntaYNoSePublicaNada() async throws {

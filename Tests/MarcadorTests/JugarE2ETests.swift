@@ -221,11 +221,12 @@ struct GolAManoYAjustesE2ETests {
         let escenario = Escenario()
         #expect(
             try await escenario.marcador("ajustes").salida == """
-                AJUSTE         VALOR
-                duracion       90 minutos
-                ms-por-minuto  250
-                silencio       no
-                avisos         desactivados
+                AJUSTE          VALOR
+                duracion        90 minutos
+                ms-por-minuto   250
+                silencio        no
+                avisos          desactivados
+                plazo-adjuntos  30 s
 
                 """)
         #expect(

@@ -145,6 +145,15 @@ public struct BuzonSQLite: Sendable {
         }
     }
 
+    /// Records whether a notice went out with its attachment, and if not, why.
+    public func anotarEnriquecimiento(aviso: Int, enriquecido: Bool, motivo: String?) throws {
+        try queue.write { db in
+            try db.execute(
+                "UPDATE aviso SET enriquecido = ?, motivo_adjunto = ? WHERE id = ?", enriquecido,
+                motivo, aviso)
+        }
+    }
+
     /// Puts failed deliveries back in the queue, due now, with their attempts reset.
     @discardableResult
     public func reintentarFallidas(ahora: Double) throws -> Int {
@@ -190,11 +199,17 @@ public struct BuzonSQLite: Sendable {
             let avisos = try db.rows(
                 """
                 SELECT partido_id, identificador, titulo, cuerpo, minuto, anadido, jugador, equipo,
-                    marcador_local, marcador_visitante, adjunto, creado, ejecucion_id, id
+                    marcador_local, marcador_visitante, adjunto, creado, ejecucion_id, id, enriquecido,
+                    motivo_adjunto
                 FROM aviso ORDER BY id DESC LIMIT ?
                 """, limite
-            ) { fila in (Self.aviso(fila), fila.int(13)) }
-            return try avisos.map { datos, id in
+            ) { fila in
+                (
+                    Self.aviso(fila), fila.int(13), fila.isNull(14) ? nil : fila.bool(14),
+                    fila.optionalString(15)
+                )
+            }
+            return try avisos.map { datos, id, enriquecido, motivo in
                 let entregas = try db.rows(
                     """
                     SELECT canal, estado, intentos, ultimo_error FROM entrega
@@ -205,7 +220,10 @@ public struct BuzonSQLite: Sendable {
                         canal: $0.string(0), estado: $0.string(1), intentos: $0.int(2),
                         ultimoError: $0.optionalString(3))
                 }
-                return AvisoEnBuzon(id: id, aviso: datos.0, creado: datos.1, entregas: entregas)
+                return AvisoEnBuzon(
+                    id: id, aviso: datos.0, creado: datos.1, entregas: entregas,
+                    enriquecido: enriquecido,
+                    motivoDelAdjunto: motivo)
             }
         }
     }
@@ -273,6 +291,14 @@ public struct EntregaReclamada: Sendable, Hashable {
     public let aviso: AvisoDeGol
     /// When the notice was enqueued (unix seconds).
     public let creado: Double
+
+    public init(avisoId: Int, canal: String, intento: Int, aviso: AvisoDeGol, creado: Double) {
+        self.avisoId = avisoId
+        self.canal = canal
+        self.intento = intento
+        self.aviso = aviso
+        self.creado = creado
+    }
 }
 
 /// What happened to one delivery attempt.
@@ -331,6 +357,9 @@ public struct AvisoEnBuzon: Sendable, Hashable {
     public let aviso: AvisoDeGol
     public let creado: Double
     public let entregas: [EstadoDeEntrega]
+    /// `true` enriched, `false` delivered as the original, `nil` no attachment or not tried.
+    public let enriquecido: Bool?
+    public let motivoDelAdjunto: String?
 }
 
 public struct EstadoDeEntrega: Sendable, Hashable, Codable {

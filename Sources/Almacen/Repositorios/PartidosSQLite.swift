@@ -93,6 +93,9 @@ public struct PartidosSQLite: PartidosRepositorio {
         if let valor = valores[Clave.msPorMinuto].flatMap(Int.init) { ajustes.msPorMinuto = valor }
         if let valor = valores[Clave.silencio] { ajustes.sinAvisosEnPrimerPlano = valor == "1" }
         if let valor = valores[Clave.permiso] { ajustes.avisosPermitidos = valor == "1" }
+        if let valor = valores[Clave.plazoDeAdjuntos].flatMap(Double.init) {
+            ajustes.plazoDeAdjuntos = valor
+        }
         return ajustes
     }
 
@@ -102,6 +105,7 @@ public struct PartidosSQLite: PartidosRepositorio {
             try db.execute(sql, Clave.duracion, String(ajustes.duracion))
             try db.execute(sql, Clave.msPorMinuto, String(ajustes.msPorMinuto))
             try db.execute(sql, Clave.silencio, ajustes.sinAvisosEnPrimerPlano ? "1" : "0")
+            try db.execute(sql, Clave.plazoDeAdjuntos, String(ajustes.plazoDeAdjuntos))
             if let permiso = ajustes.avisosPermitidos {
                 try db.execute(sql, Clave.permiso, permiso ? "1" : "0")
             } else {
@@ -116,6 +120,7 @@ public struct PartidosSQLite: PartidosRepositorio {
         static let msPorMinuto = "ms_por_minuto"
         static let silencio = "sin_avisos_en_primer_plano"
         static let permiso = "avisos_permitidos"
+        static let plazoDeAdjuntos = "plazo_de_adjuntos"
     }
 }
 

@@ -54,8 +54,8 @@ public struct CanalEscritorio: Notificador {
             "--replace-id=\(Self.idDeReemplazo("partido-\(aviso.partidoId)-\(aviso.identificador)"))",
             "--category=im.received",
         ]
-        if let adjunto = aviso.adjunto, adjunto.hasPrefix("/") {
-            argumentos.append("--hint=string:image-path:\(adjunto)")
+        if let local = aviso.adjuntoLocal, aviso.tipoDeAdjunto != "mp4" {
+            argumentos.append("--hint=string:image-path:file://\(local)")
         }
         argumentos += ["--", aviso.titulo, aviso.cuerpo]
         do {

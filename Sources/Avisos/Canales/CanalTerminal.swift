@@ -22,7 +22,11 @@ public struct CanalTerminal: Notificador {
     /// The banner text: a frame around the title and the body, sized to the longer line.
     public static func banner(_ aviso: AvisoDeGol) -> String {
         var lineas = [aviso.titulo, aviso.cuerpo]
-        if let adjunto = aviso.adjunto { lineas.append("adjunto: \(adjunto)") }
+        if let adjunto = aviso.adjunto {
+            let nombre = adjunto.split(separator: "/").last.map(String.init) ?? adjunto
+            let tipo = aviso.tipoDeAdjunto.map { " (\($0.uppercased()))" } ?? ""
+            lineas.append("adjunto: \(nombre)\(tipo)")
+        }
         let ancho = lineas.map(\.count).max() ?? 0
         let borde = String(repeating: "─", count: ancho + 2)
         var texto = "┌\(borde)┐\n"

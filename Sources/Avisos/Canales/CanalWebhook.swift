@@ -8,11 +8,15 @@ public struct CanalWebhook: Notificador {
     public let canal: String
     let url: String
     let limite: Double
+    /// ntfy (https://ntfy.sh) style: the body is the plain text, the title and the attachment
+    /// travel in headers (`Title`, `Attach`, `Filename`).
+    let ntfy: Bool
 
-    public init(canal: String = "webhook", url: String, limite: Double = 10) {
+    public init(canal: String = "webhook", url: String, limite: Double = 10, ntfy: Bool = false) {
         self.canal = canal
         self.url = url
         self.limite = limite
+        self.ntfy = ntfy
     }
 
     /// The document a receiver gets; its keys are part of the interface.
@@ -26,6 +30,7 @@ public struct CanalWebhook: Notificador {
         var cuerpo: String
         var marcador: String
         var adjunto: String?
+        var adjuntoTipo: String?
     }
 
     static func documento(_ aviso: AvisoDeGol) throws -> [UInt8] {
@@ -38,18 +43,44 @@ public struct CanalWebhook: Notificador {
                     minuto: aviso.minuto.description, jugador: aviso.jugador, equipo: aviso.equipo,
                     titulo: aviso.titulo, cuerpo: aviso.cuerpo,
                     marcador: aviso.marcador.description,
-                    adjunto: aviso.adjunto)))
+                    adjunto: aviso.adjunto, adjuntoTipo: aviso.tipoDeAdjunto)))
+    }
+
+    /// `=?UTF-8?B?…?=` (RFC 2047): how a non-ASCII title fits in an HTTP header.
+    static func cabeceraCodificada(_ texto: String) -> String {
+        "=?UTF-8?B?" + Data(texto.utf8).base64EncodedString() + "?="
+    }
+
+    func peticion(_ aviso: AvisoDeGol) throws -> PeticionHTTP {
+        var cabeceras = [
+            ("Idempotency-Key", aviso.claveDeIdempotencia),
+            ("User-Agent", "marcador"),
+        ]
+        let cuerpo: [UInt8]
+        if ntfy {
+            cuerpo = Array(aviso.cuerpo.utf8)
+            cabeceras += [
+                ("Content-Type", "text/plain; charset=utf-8"),
+                ("Title", Self.cabeceraCodificada(aviso.titulo)),
+                ("Tags", "soccer"),
+            ]
+            if let adjunto = aviso.adjunto {
+                let nombre =
+                    aviso.identificador + "."
+                    + (aviso.tipoDeAdjunto.map { $0 == "jpeg" ? "jpg" : $0 } ?? "bin")
+                cabeceras += [("Attach", adjunto), ("Filename", Self.cabeceraCodificada(nombre))]
+            }
+        } else {
+            cuerpo = try Self.documento(aviso)
+            cabeceras.insert(("Content-Type", "application/json; charset=utf-8"), at: 0)
+        }
+        return PeticionHTTP(
+            url: url, metodo: "POST", cabeceras: cabeceras, cuerpo: cuerpo, limite: limite,
+            maximoDeBytes: 64 * 1024)
     }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
-        let peticion = PeticionHTTP(
-            url: url, metodo: "POST",
-            cabeceras: [
-                ("Content-Type", "application/json; charset=utf-8"),
-                ("Idempotency-Key", aviso.claveDeIdempotencia),
-                ("User-Agent", "marcador"),
-            ],
-            cuerpo: try Self.documento(aviso), limite: limite, maximoDeBytes: 64 * 1024)
+        let peticion = try peticion(aviso)
         let respuesta: RespuestaHTTP
         do {
             respuesta = try await ClienteHTTP.enviar(peticion)

@@ -9,10 +9,14 @@ public struct AjustesDeCanal: Codable, Sendable, Hashable {
     public var bundle: String?
     /// Seconds a delivery may take.
     public var limite: Double?
+    /// A webhook that speaks ntfy's headers.
+    public var ntfy: Bool?
 
     public init(
-        url: String? = nil, directorio: String? = nil, bundle: String? = nil, limite: Double? = nil
+        url: String? = nil, directorio: String? = nil, bundle: String? = nil, limite: Double? = nil,
+        ntfy: Bool? = nil
     ) {
+        self.ntfy = ntfy
         self.url = url
         self.directorio = directorio
         self.bundle = bundle
@@ -54,7 +58,9 @@ public enum FabricaDeCanales {
                 return .failure(FalloDeCanal(canal: configurado.nombre, motivo: "no tiene URL"))
             }
             return .success(
-                CanalWebhook(canal: configurado.nombre, url: url, limite: ajustes.limite ?? 10))
+                CanalWebhook(
+                    canal: configurado.nombre, url: url, limite: ajustes.limite ?? 10,
+                    ntfy: ajustes.ntfy ?? false))
         case "apns":
             guard let directorio = ajustes.directorio else {
                 return .failure(

@@ -13,12 +13,17 @@ public struct PeticionHTTP: Sendable {
     public var redirecciones: Int
     /// Stop reading once the body passes this many bytes.
     public var maximoDeBytes: Int?
+    /// Looks at the first `bytesParaDecidir` bytes of the body and returns the size limit for
+    /// that content, or `nil` to stop at once (content that will not be used).
+    public var limiteSegunContenido: (@Sendable ([UInt8]) -> Int?)?
+    public static let bytesParaDecidir = 16
 
     public init(
         url: String, metodo: String = "GET", cabeceras: [(String, String)] = [],
         cuerpo: [UInt8]? = nil, limite: Double = 10, redirecciones: Int = 0,
-        maximoDeBytes: Int? = nil
+        maximoDeBytes: Int? = nil, limiteSegunContenido: (@Sendable ([UInt8]) -> Int?)? = nil
     ) {
+        self.limiteSegunContenido = limiteSegunContenido
         self.url = url
         self.metodo = metodo
         self.cabeceras = cabeceras
@@ -102,6 +107,8 @@ public enum ClienteHTTP {
         var cabeceras: [String: String] = [:]
         var maximo: Int?
         var excedido = false
+        var decidir: (@Sendable ([UInt8]) -> Int?)?
+        var rechazado = false
     }
 
     private static func realizar(_ peticion: PeticionHTTP, _ api: UnsafePointer<marcador_curl_api>)
@@ -114,6 +121,7 @@ public enum ClienteHTTP {
         defer { api.pointee.easy_cleanup(curl) }
         let recogida = Recogida()
         recogida.maximo = peticion.maximoDeBytes
+        recogida.decidir = peticion.limiteSegunContenido
         let contexto = Unmanaged.passUnretained(recogida).toOpaque()
         var lista: UnsafeMutablePointer<curl_slist>?
         for (nombre, valor) in peticion.cabeceras {
@@ -142,6 +150,22 @@ public enum ClienteHTTP {
                 datos.map {
                     recogida.cuerpo.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: n))
                 }
+                // Once the first bytes tell what the content is, its own limit applies (or the
+                // transfer stops at once when it is content nobody will use).
+                if let decidir = recogida.decidir,
+                    recogida.cuerpo.count >= PeticionHTTP.bytesParaDecidir
+                {
+                    recogida.decidir = nil
+                    guard let limite = decidir(recogida.cuerpo) else {
+                        recogida.rechazado = true
+                        return 0
+                    }
+                    recogida.maximo = min(recogida.maximo ?? limite, limite)
+                    if recogida.cuerpo.count > limite {
+                        recogida.excedido = true
+                        return 0
+                    }
+                }
                 return n
             }
             marcador_curl_setopt_data_callback(api, curl, CURLOPT_HEADERFUNCTION) {
@@ -161,6 +185,11 @@ public enum ClienteHTTP {
                 }
                 return n
             }
+            if peticion.redirecciones > 0 {
+                _ = "http,https".withCString {
+                    marcador_curl_setopt_pointer(api, curl, CURLOPT_REDIR_PROTOCOLS_STR, $0)
+                }
+            }
             if let cuerpo = peticion.cuerpo {
                 return cuerpo.withUnsafeBytes { bytes in
                     marcador_curl_setopt_long(api, curl, CURLOPT_POSTFIELDSIZE, bytes.count)
@@ -175,8 +204,12 @@ public enum ClienteHTTP {
             }
             return api.pointee.easy_perform(curl)
         }
-        if recogida.excedido, let maximo = peticion.maximoDeBytes {
+        if recogida.excedido, let maximo = recogida.maximo {
             throw FalloHTTP.demasiadoGrande(limite: maximo)
+        }
+        if recogida.rechazado {
+            return RespuestaHTTP(
+                codigo: 200, cabeceras: recogida.cabeceras, cuerpo: recogida.cuerpo)
         }
         switch codigo {
         case CURLE_OK:

@@ -25,12 +25,15 @@ struct ComandoAjustes: Comando {
                                 Cambiarla vuelve a empezar los partidos en juego que la siguen.
           ms-por-minuto N       Milisegundos reales por minuto de partido (0 a 600000).
           silencio si|no        Sin banner ni campana en la terminal que mira el partido.
+          plazo-adjuntos S      Segundos para descargar el adjunto de un aviso (por defecto, 30);
+                                pasado el plazo, el aviso sale sin él.
         """
 
     enum Cambio {
         case duracion(Int)
         case msPorMinuto(Int)
         case silencio(Bool)
+        case plazoDeAdjuntos(Double)
     }
 
     let cambio: Cambio?
@@ -62,8 +65,15 @@ struct ComandoAjustes: Comando {
                 throw .uso("Indica «si» o «no» para silencio, no «\(valor)».")
             }
             cambio = .silencio(valor != "no")
+        case "plazo-adjuntos":
+            guard let segundos = Double(valor), segundos > 0, segundos <= 300 else {
+                throw .uso("plazo-adjuntos va de 0 a 300 segundos, no «\(valor)».")
+            }
+            cambio = .plazoDeAdjuntos(segundos)
         default:
-            throw .uso("Ajuste desconocido «\(clave)». Ajustes: duracion, ms-por-minuto, silencio.")
+            throw .uso(
+                "Ajuste desconocido «\(clave)». Ajustes: duracion, ms-por-minuto, silencio, plazo-adjuntos."
+            )
         }
     }
 
@@ -98,6 +108,10 @@ struct ComandoAjustes: Comando {
             try repositorio.guardar(ajustes)
             contexto.terminal.linea(
                 silencio ? "Silencio: sí (sin banner ni campana en la terminal)." : "Silencio: no.")
+        case .plazoDeAdjuntos(let segundos):
+            ajustes.plazoDeAdjuntos = segundos
+            try repositorio.guardar(ajustes)
+            contexto.terminal.linea("Plazo de los adjuntos: \(formatoDeSegundos(segundos)) s.")
         }
         return .ok
     }
@@ -109,12 +123,14 @@ struct ComandoAjustes: Comando {
                 var msPorMinuto: Int
                 var sinAvisosEnPrimerPlano: Bool
                 var avisosPermitidos: Bool
+                var plazoDeAdjuntos: Double
             }
             let documento = try? documentoJSON(
                 AjustesJSON(
                     duracion: ajustes.duracion, msPorMinuto: ajustes.msPorMinuto,
                     sinAvisosEnPrimerPlano: ajustes.sinAvisosEnPrimerPlano,
-                    avisosPermitidos: ajustes.avisosPermitidos ?? false))
+                    avisosPermitidos: ajustes.avisosPermitidos ?? false,
+                    plazoDeAdjuntos: ajustes.plazoDeAdjuntos))
             contexto.terminal.linea(documento ?? "{}")
             return
         }
@@ -124,7 +140,13 @@ struct ComandoAjustes: Comando {
             ["ms-por-minuto", "\(ajustes.msPorMinuto)"],
             ["silencio", ajustes.sinAvisosEnPrimerPlano ? "si" : "no"],
             ["avisos", ajustes.avisosPermitidos == true ? "activados" : "desactivados"],
+            ["plazo-adjuntos", "\(formatoDeSegundos(ajustes.plazoDeAdjuntos)) s"],
         ]
         contexto.terminal.linea(tabla.texto { contexto.terminal.resaltar($0, .negrita) })
     }
+}
+
+/// `30` rather than `30.0`.
+func formatoDeSegundos(_ segundos: Double) -> String {
+    segundos == segundos.rounded() ? String(Int(segundos)) : String(segundos)
 }

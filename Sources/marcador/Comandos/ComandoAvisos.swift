@@ -194,9 +194,13 @@ struct ComandoAvisos: Comando {
             configuracion.arriendo = arriendo
         }
         let repositorio = PartidosSQLite(queue)
+        let enriquecedor = Enriquecedor(
+            plazo: try repositorio.ajustes().plazoDeAdjuntos,
+            carpeta: Enriquecedor.carpetaPorDefecto(entorno: contexto.entorno),
+            vida: configuracion.caducidad)
         return Despachador(
             buzon: BuzonSQLite(queue), canales: canales, registro: registro,
-            configuracion: configuracion,
+            configuracion: configuracion, enriquecedor: enriquecedor,
             permitido: { try repositorio.ajustes().avisosPermitidos == true })
     }
 
@@ -257,6 +261,7 @@ struct ComandoAvisos: Comando {
                 throw Fallo.uso("La URL del webhook debe empezar por http:// o https://.")
             }
             ajustes.url = url
+            if argumentos.tiene("--ntfy") { ajustes.ntfy = true }
         case "apns":
             guard let directorio = argumentos.valor("--directorio") else {
                 throw Fallo.uso("Un canal apns necesita --directorio DIR.")
@@ -318,6 +323,7 @@ struct ComandoAvisos: Comando {
         if let directorio = ajustes.directorio { partes.append("directorio=" + directorio) }
         if let bundle = ajustes.bundle { partes.append("bundle=" + bundle) }
         if let limite = ajustes.limite { partes.append("limite=\(limite) s") }
+        if ajustes.ntfy == true { partes.append("ntfy") }
         return partes.joined(separator: " ")
     }
 
@@ -340,6 +346,9 @@ struct ComandoAvisos: Comando {
             var titulo: String
             var cuerpo: String
             var entregas: [EstadoDeEntrega]
+            /// `enriquecido`, `original` or absent (no attachment, or not tried yet).
+            var adjunto: String?
+            var motivoDelAdjunto: String?
         }
         var permiso: Bool
         var silencio: Bool
@@ -369,7 +378,9 @@ struct ComandoAvisos: Comando {
                     EstadoJSON.AvisoJSON(
                         id: $0.id, partido: $0.aviso.partidoId,
                         identificador: $0.aviso.identificador,
-                        titulo: $0.aviso.titulo, cuerpo: $0.aviso.cuerpo, entregas: $0.entregas)
+                        titulo: $0.aviso.titulo, cuerpo: $0.aviso.cuerpo, entregas: $0.entregas,
+                        adjunto: $0.enriquecido.map { $0 ? "enriquecido" : "original" },
+                        motivoDelAdjunto: $0.motivoDelAdjunto)
                 })
             contexto.terminal.linea(try documentoJSON(documento))
             return
@@ -394,7 +405,8 @@ struct ComandoAvisos: Comando {
             return
         }
         var tabla = Tabla(
-            cabeceras: ["ID", "PARTIDO", "IDENTIFICADOR", "AVISO", "ENTREGAS"], aLaDerecha: [0, 1])
+            cabeceras: ["ID", "PARTIDO", "IDENTIFICADOR", "AVISO", "ADJUNTO", "ENTREGAS"],
+            aLaDerecha: [0, 1])
         for aviso in ultimos {
             let entregas = aviso.entregas.map { entrega in
                 var texto = "\(entrega.canal): \(entrega.estado)"
@@ -403,9 +415,15 @@ struct ComandoAvisos: Comando {
                 }
                 return texto
             }.joined(separator: " · ")
+            let adjunto: String
+            switch aviso.enriquecido {
+            case true?: adjunto = "enriquecido"
+            case false?: adjunto = "original (\(aviso.motivoDelAdjunto ?? ""))"
+            case nil: adjunto = aviso.aviso.adjunto == nil ? "-" : "pendiente"
+            }
             tabla.filas.append([
                 "\(aviso.id)", "\(aviso.aviso.partidoId)", aviso.aviso.identificador,
-                aviso.aviso.cuerpo, entregas,
+                aviso.aviso.cuerpo, adjunto, entregas,
             ])
         }
         terminal.linea("\nÚltimos avisos:\n" + tabla.texto { terminal.resaltar($0, .negrita) })

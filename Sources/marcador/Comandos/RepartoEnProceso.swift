@@ -28,8 +28,11 @@ final class RepartoEnProceso {
             todos.append(CanalTerminal(conCampana: campana) { texto in pantalla.linea(texto) })
         }
         let repositorio = PartidosSQLite(queue)
+        let enriquecedor = Enriquecedor(
+            plazo: try repositorio.ajustes().plazoDeAdjuntos,
+            carpeta: Enriquecedor.carpetaPorDefecto(entorno: entorno))
         let despachador = Despachador(
-            buzon: buzon, canales: todos, registro: registro,
+            buzon: buzon, canales: todos, registro: registro, enriquecedor: enriquecedor,
             permitido: { try repositorio.ajustes().avisosPermitidos == true })
         self.despachador = despachador
         let (flujo, continuacion) = AsyncStream<Void>.makeStream(

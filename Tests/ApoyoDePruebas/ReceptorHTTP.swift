@@ -5,31 +5,54 @@ import Synchronization
     import Glibc
 #endif
 
-/// A real HTTP/1.1 server on 127.0.0.1 for the webhook tests: records every request and
-/// answers with scripted status codes (and delays, to play a receiver that hangs).
-final class ReceptorHTTP: Sendable {
-    struct Peticion: Sendable {
-        var metodo: String
-        var ruta: String
-        var cabeceras: [String: String]
-        var cuerpo: Data
+/// A real HTTP/1.1 server on 127.0.0.1 for the webhook and attachment tests: records every
+/// request and answers with scripted responses (delays to play a server that hangs, bodies,
+/// and long streamed bodies to test size limits).
+public final class ReceptorHTTP: Sendable {
+    public struct Peticion: Sendable {
+        public var metodo: String
+        public var ruta: String
+        public var cabeceras: [String: String]
+        public var cuerpo: Data
     }
 
-    struct Respuesta: Sendable {
-        var codigo: Int
-        var espera: Double = 0
-        var cabeceras: [String: String] = [:]
+    public struct Respuesta: Sendable {
+        public var codigo: Int
+        public var espera: Double = 0
+        public var cabeceras: [String: String] = [:]
+        public var cuerpo = Data()
+        /// Zero bytes streamed after `cuerpo`, in 64 KB writes, until the client hangs up.
+        public var relleno = 0
+
+        public init(
+            codigo: Int, espera: Double = 0, cabeceras: [String: String] = [:],
+            cuerpo: Data = Data(),
+            relleno: Int = 0
+        ) {
+            self.codigo = codigo
+            self.espera = espera
+            self.cabeceras = cabeceras
+            self.cuerpo = cuerpo
+            self.relleno = relleno
+        }
     }
 
-    let puerto: Int
+    public let puerto: Int
+    /// Responses by path, for servers that serve files rather than a script.
+    private let rutas: [String: Respuesta]
+    private let enviados = Mutex<[String: Int]>([:])
     private let socket: Int32
     private let recibidas = Mutex<[Peticion]>([])
     private let guion: Mutex<[Respuesta]>
     private let porDefecto: Respuesta
     private let cerrado = Mutex(false)
 
-    init(guion: [Respuesta] = [], porDefecto: Respuesta = Respuesta(codigo: 200)) throws {
+    public init(
+        guion: [Respuesta] = [], porDefecto: Respuesta = Respuesta(codigo: 200),
+        rutas: [String: Respuesta] = [:]
+    ) throws {
         self.guion = Mutex(guion)
+        self.rutas = rutas
         self.porDefecto = porDefecto
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
@@ -56,17 +79,20 @@ final class ReceptorHTTP: Sendable {
         hilo.start()
     }
 
-    var url: String { "http://127.0.0.1:\(puerto)/gol" }
-    var peticiones: [Peticion] { recibidas.withLock { $0 } }
+    public var url: String { "http://127.0.0.1:\(puerto)/gol" }
+    public func url(_ ruta: String) -> String { "http://127.0.0.1:\(puerto)\(ruta)" }
+    public var peticiones: [Peticion] { recibidas.withLock { $0 } }
+    /// Body bytes written for each path.
+    public func bytesEnviados(_ ruta: String) -> Int { enviados.withLock { $0[ruta] ?? 0 } }
 
-    func cerrar() {
+    public func cerrar() {
         cerrado.withLock { $0 = true }
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)
     }
 
     /// Waits until `n` requests arrived (or `limite` seconds pass).
-    func esperar(_ n: Int, limite: Double = 20) async -> Bool {
+    public func esperar(_ n: Int, limite: Double = 20) async -> Bool {
         let fin = Date().addingTimeInterval(limite)
         while Date() < fin {
             if peticiones.count >= n { return true }
@@ -117,11 +143,38 @@ final class ReceptorHTTP: Sendable {
                     ruta: String(primera.dropFirst().first ?? ""),
                     cabeceras: cabeceras, cuerpo: Data(cuerpo)))
         }
-        let respuesta = guion.withLock { $0.isEmpty ? porDefecto : $0.removeFirst() }
+        let ruta = String(primera.dropFirst().first ?? "")
+        let respuesta = rutas[ruta] ?? guion.withLock { $0.isEmpty ? porDefecto : $0.removeFirst() }
         if respuesta.espera > 0 { usleep(useconds_t(respuesta.espera * 1_000_000)) }
-        var texto = "HTTP/1.1 \(respuesta.codigo) X\r\nContent-Length: 0\r\nConnection: close\r\n"
+        let total = respuesta.cuerpo.count + respuesta.relleno
+        var texto =
+            "HTTP/1.1 \(respuesta.codigo) X\r\nContent-Length: \(total)\r\nConnection: close\r\n"
         for (nombre, valor) in respuesta.cabeceras { texto += "\(nombre): \(valor)\r\n" }
         texto += "\r\n"
-        _ = texto.withCString { write(cliente, $0, strlen($0)) }
+        guard escribir(cliente, Data(texto.utf8)), escribir(cliente, respuesta.cuerpo) else {
+            return
+        }
+        enviados.withLock { $0[ruta, default: 0] += respuesta.cuerpo.count }
+        var restante = respuesta.relleno
+        let bloque = Data(count: 65536)
+        while restante > 0 {
+            let parte = bloque.prefix(restante)
+            guard escribir(cliente, parte) else { return }
+            enviados.withLock { $0[ruta, default: 0] += parte.count }
+            restante -= parte.count
+        }
+    }
+
+    private func escribir(_ cliente: Int32, _ datos: Data) -> Bool {
+        datos.withUnsafeBytes { bytes in
+            var hecho = 0
+            while hecho < bytes.count {
+                let n = send(
+                    cliente, bytes.baseAddress! + hecho, bytes.count - hecho, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                hecho += n
+            }
+            return true
+        }
     }
 }
