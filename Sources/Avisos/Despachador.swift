@@ -80,21 +80,41 @@ public final class Despachador: Sendable {
                 limite: configuracion.lote)
             if lote.isEmpty { return resumen }
             let permiso = try permitido()
-            let enriquecido = permiso ? try await enriquecer(lote, momento: momento) : lote
-            let porCanal = Dictionary(grouping: enriquecido, by: \.canal)
-            let resultados = await withTaskGroup(of: [ResultadoDeEntrega].self) { grupo in
-                for (canal, entregas) in porCanal {
-                    grupo.addTask {
-                        await self.entregar(
-                            entregas, por: canal, permitido: permiso, momento: momento)
-                    }
-                }
-                var todos: [ResultadoDeEntrega] = []
-                for await parte in grupo { todos += parte }
-                return todos
+            // Notices without an attachment go out at once; those with one wait for their
+            // fetch (at most the enricher's deadline) without holding the others back.
+            let conAdjunto = lote.filter {
+                permiso && enriquecedor != nil && $0.aviso.adjunto != nil
             }
+            let sinAdjunto = lote.filter {
+                !(permiso && enriquecedor != nil && $0.aviso.adjunto != nil)
+            }
+            async let inmediatos = entregarPorCanal(
+                sinAdjunto, permitido: permiso, momento: momento)
+            let enriquecidos = try await enriquecer(conAdjunto, momento: momento)
+            let resultados =
+                await inmediatos
+                + (await entregarPorCanal(enriquecidos, permitido: permiso, momento: momento))
             try buzon.registrar(resultados, arrendatario: arrendatario, ahora: ahora())
             for resultado in resultados { resumen.contar(resultado.desenlace) }
+        }
+    }
+
+    /// Each channel's deliveries in parallel with the other channels'.
+    private func entregarPorCanal(_ lote: [EntregaReclamada], permitido: Bool, momento: Double)
+        async
+        -> [ResultadoDeEntrega]
+    {
+        guard !lote.isEmpty else { return [] }
+        return await withTaskGroup(of: [ResultadoDeEntrega].self) { grupo in
+            for (canal, entregas) in Dictionary(grouping: lote, by: \.canal) {
+                grupo.addTask {
+                    await self.entregar(
+                        entregas, por: canal, permitido: permitido, momento: momento)
+                }
+            }
+            var todos: [ResultadoDeEntrega] = []
+            for await parte in grupo { todos += parte }
+            return todos
         }
     }
 
