@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Arguments for `make run`: the main job plays partido 1 on the default database.
 ARGS ?= jugar 1
 
-.PHONY: all deps build release run test lint format clean
+.PHONY: all deps build release run test lint format clean bench torture fuzz
 
 all: build
 
@@ -38,3 +38,23 @@ format:
 
 clean:
 	rm -rf .build
+
+# Figures against baselines measured in the same run; writes bench/results.json. Needs
+# sqlite3 and /usr/bin/time (Debian packages sqlite3 and time). Not part of `make test`.
+bench: deps
+	@command -v sqlite3 >/dev/null && [ -x /usr/bin/time ] || { \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); $$SUDO apt-get install -y -qq sqlite3 time; }
+	$(SWIFT) build -c release
+	.build/release/marcador-bench --salida bench/results.json
+
+# libFuzzer targets for the importer's JSON reading and the argument parser, bounded in time
+# (FUZZ_SEGUNDOS per target, 60 by default). Not part of `make test`.
+fuzz:
+	Fuzz/fuzz.sh
+
+# Rounds of SIGKILLs against jugar and three dispatchers while a webhook receiver records
+# deliveries; prints totals (losses must be 0). RONDAS and SEMILLA replay a run. Minutes long.
+RONDAS ?= 50
+torture: deps
+	$(SWIFT) build -c release
+	.build/release/marcador-tortura --rondas $(RONDAS) $(if $(SEMILLA),--semilla $(SEMILLA))

@@ -33,6 +33,16 @@ let package = Package(
             name: "marcador",
             dependencies: ["Torneo", "Almacen", "Motor", "Avisos", "Importador"]
         ),
+        // `make bench`: figures against baselines measured in the same run (never in swift test).
+        .executableTarget(
+            name: "marcador-bench",
+            dependencies: ["Torneo", "Almacen", "Motor", "Avisos", "CSQLite"]
+        ),
+        // `make torture`: SIGKILLs players and dispatchers at random and checks nothing is lost.
+        .executableTarget(
+            name: "marcador-tortura",
+            dependencies: ["Torneo", "Almacen", "ApoyoDePruebas"]
+        ),
         // Turns migrations/*.sql and seeds/* into Swift literals so the binary works from any directory.
         .executableTarget(name: "incrustador"),
         .plugin(

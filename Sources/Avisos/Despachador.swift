@@ -18,6 +18,10 @@ public final class Despachador: Sendable {
         /// Deliveries claimed per statement.
         public var lote: Int = 64
         public var politica = PoliticaDeReintentos()
+        /// Deliver only notices never tried: the dispatcher inside `jugar` leaves retries to
+        /// `avisos enviar` and `avisos vigilar`, so a failing channel never holds a match's
+        /// process open after the final whistle.
+        public var soloPrimerosIntentos = false
 
         public init() {}
     }
@@ -71,13 +75,17 @@ public final class Despachador: Sendable {
     public func enviarPendientes() async throws -> ResumenDeEnvio {
         var resumen = ResumenDeEnvio()
         let local = ejecucionLocal.withLock { $0 }
+        // What was due when the drain started: a delivery that fails now waits for its
+        // backoff in a later drain, so a drain ends even when a channel keeps failing.
+        let inicio = ahora()
         while true {
             let momento = ahora()
             let lote = try buzon.reclamar(
                 canales: nombresGlobales,
                 ejecucionLocal: canales[BuzonSQLite.canalTerminal] == nil ? nil : local,
                 arrendatario: arrendatario, ahora: momento, arriendo: configuracion.arriendo,
-                limite: configuracion.lote)
+                limite: configuracion.lote, vencidasHasta: inicio,
+                soloPrimerosIntentos: configuracion.soloPrimerosIntentos)
             if lote.isEmpty { return resumen }
             let permiso = try permitido()
             // Notices without an attachment go out at once; those with one wait for their

@@ -82,6 +82,25 @@ struct AvisosE2ETests {
         #expect(try await entregas(escenario)["entregada"] == 15)
     }
 
+    /// A receiver that hangs: the delivery gives up at the channel's limit, the match is not
+    /// held back, and the notice stays queued for a retry.
+    @Test func unWebhookColgadoNoRetieneElPartido() async throws {
+        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 200, espera: 4))
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url, "--limite", "1")
+        let inicio = Date()
+        let jugado = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        #expect(jugado.codigo == 0)
+        #expect(Date().timeIntervalSince(inicio) < 10)  // 5 notices × 1 s, no retries in jugar
+        #expect(
+            jugado.error.contains(
+                "no se pudo publicar la notificación: webhook: tiempo agotado tras 1 s"))
+        #expect(try await entregas(escenario)["pendiente"] == 5)
+    }
+
     @Test func unWebhookQueContestaCuatrocientosCuatroFallaSinReintentar() async throws {
         let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 404))
         defer { receptor.cerrar() }

@@ -67,6 +67,40 @@ struct BaseDeDatosRotaE2ETests {
     }
 }
 
+extension BaseDeDatosRotaE2ETests {
+    /// The database on a full file system: a clear message and exit 74, nothing corrupted, and
+    /// once there is room again the match resumes and ends as it should.
+    @Test(.enabled(if: SoloLectura.sePuedeMontar, "hace falta root para montar un tmpfs pequeño"))
+    func unDiscoLleno() async throws {
+        let montaje = try SoloLectura(tamano: "8m")
+        defer { montaje.desmontar() }
+        let escenario = Escenario()
+        let ruta = montaje.ruta + "/marcador.sqlite3"
+        #expect(try await escenario.marcadorSinDB(["--db", ruta, "avisos", "activar"]).codigo == 0)
+        // Fill every free byte.
+        let relleno = montaje.ruta + "/relleno"
+        _ = SoloLectura.sh("dd if=/dev/zero of='\(relleno)' bs=4k 2>/dev/null; sync")
+        let lleno = try await escenario.marcadorSinDB([
+            "--db", ruta, "jugar", "1", "--ms-por-minuto", "0",
+        ])
+        #expect(lleno.codigo == 74)
+        #expect(lleno.error.contains("no queda espacio en el disco"), "\(lleno.error)")
+        #expect(lleno.sinTrazaDeFallo)
+        try FileManager.default.removeItem(atPath: relleno)
+        let estado = try await escenario.marcadorSinDB(["--db", ruta, "partidos", "--json"])
+        #expect(estado.codigo == 0)
+        let reanudar = estado.salida.contains("interrumpido") ? ["--reanudar"] : []
+        let despues = try await escenario.marcadorSinDB(
+            ["--db", ruta, "jugar", "1", "--ms-por-minuto", "0"] + reanudar)
+        #expect(despues.codigo == 0)
+        #expect(despues.salida.hasSuffix("Partido terminado: Rayo FC 3-2 Toros (90 minutos).\n"))
+        let integridad = try await escenario.marcadorSinDB([
+            "--db", ruta, "registro", "--ultimas", "1",
+        ])
+        #expect(integridad.codigo == 0)
+    }
+}
+
 /// A small tmpfs mounted for one test, which can be remounted read-only.
 struct SoloLectura {
     let ruta: String
@@ -78,10 +112,10 @@ struct SoloLectura {
         return true
     }()
 
-    init() throws {
+    init(tamano: String = "4m") throws {
         ruta = NSTemporaryDirectory() + "marcador-ro-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: ruta, withIntermediateDirectories: true)
-        guard Self.sh("mount -t tmpfs -o size=4m tmpfs '\(ruta)'") == 0 else {
+        guard Self.sh("mount -t tmpfs -o size=\(tamano) tmpfs '\(ruta)'") == 0 else {
             throw CocoaError(.fileWriteNoPermission)
         }
     }

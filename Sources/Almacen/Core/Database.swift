@@ -44,7 +44,7 @@ public final class Database {
         SQLiteError(
             code: ResultCode(rawValue: sqlite3_extended_errcode(handle)),
             message: String(cString: sqlite3_errmsg(handle)),
-            sql: sql)
+            sql: sql, systemErrno: sqlite3_system_errno(handle))
     }
 
     /// A cached prepared statement for `sql` (prepared once per connection).
@@ -76,7 +76,7 @@ public final class Database {
             sqlite3_free(message)
             throw SQLiteError(
                 code: ResultCode(rawValue: sqlite3_extended_errcode(handle)), message: text,
-                sql: sql)
+                sql: sql, systemErrno: sqlite3_system_errno(handle))
         }
     }
 

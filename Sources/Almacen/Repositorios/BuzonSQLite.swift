@@ -54,9 +54,12 @@ public struct BuzonSQLite: Sendable {
 
     /// Leases up to `limite` due deliveries for `canales` (and for the terminal channel of run
     /// `ejecucionLocal`), oldest notice first.
+    /// - Parameter vencidasHasta: only deliveries due by then (default `ahora`): a drain passes
+    ///   its start time so a delivery it failed and rescheduled is not retried in the same drain.
     public func reclamar(
         canales: [String], ejecucionLocal: Int?, arrendatario: String, ahora: Double,
-        arriendo: Double, limite: Int
+        arriendo: Double, limite: Int, vencidasHasta: Double? = nil,
+        soloPrimerosIntentos: Bool = false
     ) throws -> [EntregaReclamada] {
         let lista = "[" + canales.map { "\"" + escaparJSON($0) + "\"" }.joined(separator: ",") + "]"
         return try queue.write { db in
@@ -65,14 +68,17 @@ public struct BuzonSQLite: Sendable {
                 UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2, intentos = intentos + 1
                 WHERE (aviso_id, canal) IN (
                     SELECT e.aviso_id, e.canal FROM entrega e JOIN aviso a ON a.id = e.aviso_id
-                    WHERE e.estado = 'pendiente' AND e.proximo_intento <= ?3
+                    WHERE e.estado = 'pendiente' AND e.proximo_intento <= coalesce(?7, ?3)
                       AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?3)
+                      AND (?8 = 0 OR e.intentos = 0)
                       AND (e.canal IN (SELECT value FROM json_each(?4))
                            OR (e.canal = 'terminal' AND a.ejecucion_id = ?5))
                     ORDER BY e.aviso_id, e.canal
                     LIMIT ?6)
                 RETURNING aviso_id, canal, intentos
-                """, arrendatario, ahora + arriendo, ahora, lista, ejecucionLocal, limite
+                """, arrendatario, ahora + arriendo, ahora, lista, ejecucionLocal, limite,
+                vencidasHasta,
+                soloPrimerosIntentos
             ) { ($0.int(0), $0.string(1), $0.int(2)) }
             var avisos: [Int: (AvisoDeGol, Double)] = [:]
             for id in Set(reclamadas.map(\.0)) {

@@ -31,8 +31,11 @@ final class RepartoEnProceso {
         let enriquecedor = Enriquecedor(
             plazo: try repositorio.ajustes().plazoDeAdjuntos,
             carpeta: Enriquecedor.carpetaPorDefecto(entorno: entorno))
+        var configuracion = Despachador.Configuracion()
+        configuracion.soloPrimerosIntentos = true
         let despachador = Despachador(
-            buzon: buzon, canales: todos, registro: registro, enriquecedor: enriquecedor,
+            buzon: buzon, canales: todos, registro: registro, configuracion: configuracion,
+            enriquecedor: enriquecedor,
             permitido: { try repositorio.ajustes().avisosPermitidos == true })
         self.despachador = despachador
         let (flujo, continuacion) = AsyncStream<Void>.makeStream(

@@ -27,6 +27,9 @@ extension Fallo {
             return .entradaSalida("Error con la base de datos «\(ruta)»: \(error).")
         }
         let motivo: String
+        if sqlite.systemErrno == ENOSPC || sqlite.systemErrno == EDQUOT {
+            return .entradaSalida("Base de datos «\(ruta)»: no queda espacio en el disco.")
+        }
         switch sqlite.code.primario {
         case .cantopen:
             motivo = "no se puede abrir: " + porQueNoSeAbre(ruta)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the two libFuzzer targets with swiftc -sanitize=fuzzer,address and runs each for a
+# bounded time (FUZZ_SEGUNDOS, default 60). Crashes land in Fuzz/hallazgos/ and must become
+# regression tests. Prints executions per second and total executions of each run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+segundos="${FUZZ_SEGUNDOS:-60}"
+out=.build/fuzz
+mkdir -p "$out" Fuzz/hallazgos Fuzz/corpus/importador Fuzz/corpus/argumentos
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+
+# Torneo and Importador as modules with coverage, then the importer target against them.
+swiftc "${flags[@]}" -wmo -emit-module -module-name Torneo -emit-module-path "$out/Torneo.swiftmodule" \
+    -c Sources/Torneo/*.swift -o "$out/Torneo.o" 2>/dev/null
+swiftc "${flags[@]}" -wmo -emit-module -module-name Importador -emit-module-path "$out/Importador.swiftmodule" \
+    -I "$out" -c Sources/Importador/*.swift -o "$out/Importador.o" 2>/dev/null
+swiftc "${flags[@]}" -I "$out" Fuzz/ImportadorFuzz.swift "$out/Torneo.o" "$out/Importador.o" \
+    -o "$out/fuzz-importador" 2>/dev/null
+swiftc "${flags[@]}" -module-name Argumentos Fuzz/ArgumentosFuzz.swift Sources/marcador/Linea/Argumentos.swift \
+    Sources/marcador/Linea/Opcion.swift Sources/marcador/Linea/Fallo.swift Sources/marcador/Linea/CodigoDeSalida.swift \
+    -o "$out/fuzz-argumentos" 2>/dev/null
+
+cp -n ../shared/data/openfootball/*.json Fuzz/corpus/importador/ 2>/dev/null || true
+printf 'jugar\0001\0--duracion\00090' > Fuzz/corpus/argumentos/jugar
+printf -- '--db\0/tmp/x\0partidos\0--json' > Fuzz/corpus/argumentos/partidos
+
+for objetivo in importador argumentos; do
+    echo "== fuzz-$objetivo ($segundos s)"
+    "$out/fuzz-$objetivo" -max_total_time="$segundos" -print_final_stats=1 -artifact_prefix=Fuzz/hallazgos/ \
+        -max_len=65536 Fuzz/corpus/$objetivo 2>&1 | grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|ERROR|SUMMARY|Done" || true
+done

@@ -1,0 +1,167 @@
+// `make torture`: rounds of a match played while its player and three dispatchers are killed
+// with SIGKILL at random moments, a webhook receiver on 127.0.0.1 recording every delivery.
+// After each round the match is resumed and the outbox drained; then every scripted goal must
+// be in the score exactly once, every notice must have reached the receiver (a repeat must
+// carry the same Idempotency-Key) and `PRAGMA integrity_check` must say ok.
+//
+// Usage: marcador-tortura [--rondas N] [--semilla S]
+import Almacen
+import ApoyoDePruebas
+import Foundation
+import Torneo
+
+/// SplitMix64: a seeded generator, so a failing round can be replayed.
+struct Semilla: RandomNumberGenerator {
+    var estado: UInt64
+    mutating func next() -> UInt64 {
+        estado &+= 0x9E37_79B9_7F4A_7C15
+        var z = estado
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func opcion(_ nombre: String) -> String? {
+    let args = CommandLine.arguments
+    guard let i = args.firstIndex(of: nombre), i + 1 < args.count else { return nil }
+    return args[i + 1]
+}
+
+let rondas = Int(opcion("--rondas") ?? "") ?? 50
+let semilla = UInt64(opcion("--semilla") ?? "") ?? UInt64(Date().timeIntervalSince1970 * 1000)
+var azar = Semilla(estado: semilla)
+let binario = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("marcador").path
+print("tortura: \(rondas) rondas, semilla \(semilla)")
+
+let carpeta = NSTemporaryDirectory() + "marcador-tortura-\(getpid())"
+try FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: carpeta) }
+let receptor = try ReceptorHTTP()
+defer { receptor.cerrar() }
+
+func proceso(_ argumentos: [String]) throws -> Process {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binario)
+    p.arguments = argumentos
+    p.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try p.run()
+    return p
+}
+
+@discardableResult
+func esperar(_ argumentos: [String]) throws -> Int32 {
+    let p = try proceso(argumentos)
+    p.waitUntilExit()
+    return p.terminationStatus
+}
+
+var muertes = 0
+var avisosEsperados = 0
+var repeticiones = 0
+var perdidas = 0
+var fallosDeRonda: [String] = []
+
+for ronda in 1...rondas {
+    let db = carpeta + "/ronda-\(ronda).sqlite3"
+    let ruta = "/ronda-\(ronda)"
+    try esperar(["--db", db, "avisos", "activar"])
+    try esperar([
+        "--db", db, "avisos", "canales", "añadir", "webhook", "--url", receptor.url(ruta),
+        "--limite", "2",
+    ])
+    let ms = Int.random(in: 2...8, using: &azar)
+    let jugador = try proceso(["--db", db, "jugar", "1", "--ms-por-minuto", "\(ms)"])
+    let despachadores = try (0..<3).map { _ in
+        try proceso(["--db", db, "avisos", "vigilar", "--arriendo", "1"])
+    }
+    // Kill plan: the player within its match, each dispatcher within the first second.
+    var plan: [(Double, Process)] = []
+    if Double.random(in: 0..<1, using: &azar) < 0.8 {
+        plan.append((Double.random(in: 0..<(Double(ms) * 0.09), using: &azar), jugador))
+    }
+    for d in despachadores where Double.random(in: 0..<1, using: &azar) < 0.6 {
+        plan.append((Double.random(in: 0..<1.0, using: &azar), d))
+    }
+    let inicio = Date()
+    for (cuando, victima) in plan.sorted(by: { $0.0 < $1.0 }) {
+        let falta = cuando - Date().timeIntervalSince(inicio)
+        if falta > 0 { usleep(useconds_t(falta * 1_000_000)) }
+        if victima.isRunning {
+            kill(victima.processIdentifier, SIGKILL)
+            muertes += 1
+        }
+    }
+    jugador.waitUntilExit()
+    usleep(200_000)
+    for d in despachadores where d.isRunning {
+        kill(d.processIdentifier, SIGKILL)
+        muertes += 1
+    }
+    for d in despachadores { d.waitUntilExit() }
+
+    // Resume what was interrupted, then drain once the dead dispatchers' leases expired.
+    let queue = try Almacen.abrir(ruta: db)
+    let ultima = try EjecucionesSQLite(queue).ultima(partido: 1)
+    switch ultima?.estadoDelPartido {
+    case .interrumpido?:
+        try esperar(["--db", db, "jugar", "1", "--reanudar", "--ms-por-minuto", "0"])
+    case nil, .sinEmpezar?: try esperar(["--db", db, "jugar", "1", "--ms-por-minuto", "0"])
+    default: break
+    }
+    for _ in 0..<6 {
+        usleep(1_100_000)
+        try esperar(["--db", db, "avisos", "enviar", "--arriendo", "1"])
+        let pendientes = try BuzonSQLite(queue).recuento()["pendiente"] ?? 0
+        if pendientes == 0 { break }
+    }
+
+    // Checks.
+    let final = try require(try PartidosSQLite(queue).resumenes().first { $0.id == 1 })
+    if final.estado != .terminado || final.goles != Marcador(local: 3, visitante: 2) {
+        fallosDeRonda.append(
+            "ronda \(ronda): el partido acabó \(final.estado.texto) con \(final.goles)")
+    }
+    let esperadas = try queue.read { db in
+        try db.rows("SELECT partido_id, ejecucion_id, identificador FROM aviso") { fila in
+            AvisoDeGol(
+                identificador: fila.string(2), titulo: "", cuerpo: "", partidoId: fila.int(0),
+                minuto: MinutoDeJuego(1), jugador: "", equipo: "", marcador: .cero,
+                ejecucion: fila.int(1)
+            ).claveDeIdempotencia
+        }
+    }
+    let recibidas = receptor.peticiones.filter { $0.ruta == ruta }.compactMap {
+        $0.cabeceras["idempotency-key"]
+    }
+    avisosEsperados += esperadas.count
+    repeticiones += recibidas.count - Set(recibidas).count
+    let faltan = Set(esperadas).subtracting(recibidas)
+    perdidas += faltan.count
+    if !faltan.isEmpty { fallosDeRonda.append("ronda \(ronda): no llegaron \(faltan.sorted())") }
+    let extranas = Set(recibidas).subtracting(esperadas)
+    if !extranas.isEmpty {
+        fallosDeRonda.append("ronda \(ronda): llegaron claves desconocidas \(extranas)")
+    }
+    let integridad = try queue.read { db in try db.scalarString("PRAGMA integrity_check") }
+    if integridad != "ok" {
+        fallosDeRonda.append("ronda \(ronda): integrity_check dice \(integridad ?? "nada")")
+    }
+    print(
+        "ronda \(ronda): \(esperadas.count) avisos, \(recibidas.count) entregas al receptor, \(muertes) SIGKILL hasta ahora"
+    )
+}
+
+print(
+    "\ntotales: rondas \(rondas), SIGKILL \(muertes), avisos \(avisosEsperados), repetidos \(repeticiones), "
+        + "perdidos \(perdidas), semilla \(semilla)")
+for fallo in fallosDeRonda { print("FALLO: \(fallo)") }
+exit(fallosDeRonda.isEmpty && perdidas == 0 ? 0 : 1)
+
+func require<T>(_ valor: T?) throws -> T {
+    guard let valor else { throw CocoaError(.fileReadUnknown) }
+    return valor
+}
