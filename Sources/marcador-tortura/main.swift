@@ -10,6 +10,11 @@ import ApoyoDePruebas
 import Foundation
 import Torneo
 
+/// Progress lines go out at once, even into a pipe.
+func decir(_ texto: String) {
+    FileHandle.standardOutput.write(Data((texto + "\n").utf8))
+}
+
 /// SplitMix64: a seeded generator, so a failing round can be replayed.
 struct Semilla: RandomNumberGenerator {
     var estado: UInt64
@@ -33,7 +38,7 @@ let semilla = UInt64(opcion("--semilla") ?? "") ?? UInt64(Date().timeIntervalSin
 var azar = Semilla(estado: semilla)
 let binario = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("marcador").path
-print("tortura: \(rondas) rondas, semilla \(semilla)")
+decir("tortura: \(rondas) rondas, semilla \(semilla)")
 
 let carpeta = NSTemporaryDirectory() + "marcador-tortura-\(getpid())"
 try FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
@@ -112,11 +117,18 @@ for ronda in 1...rondas {
     case nil, .sinEmpezar?: try esperar(["--db", db, "jugar", "1", "--ms-por-minuto", "0"])
     default: break
     }
-    for _ in 0..<6 {
-        usleep(1_100_000)
+    // The dispatcher inside `jugar` leases for 60 s: a player killed between delivering and
+    // recording leaves its notices waiting for that lease, so the drain may take that long.
+    let limiteDelDrenaje = Date().addingTimeInterval(75)
+    while Date() < limiteDelDrenaje {
         try esperar(["--db", db, "avisos", "enviar", "--arriendo", "1"])
-        let pendientes = try BuzonSQLite(queue).recuento()["pendiente"] ?? 0
+        let pendientes = try queue.read { db in
+            try db.scalarInt(
+                "SELECT count(*) FROM entrega WHERE canal = 'webhook' AND estado = 'pendiente'")
+                ?? 0
+        }
         if pendientes == 0 { break }
+        usleep(1_100_000)
     }
 
     // Checks.
@@ -150,15 +162,16 @@ for ronda in 1...rondas {
     if integridad != "ok" {
         fallosDeRonda.append("ronda \(ronda): integrity_check dice \(integridad ?? "nada")")
     }
-    print(
+    decir(
         "ronda \(ronda): \(esperadas.count) avisos, \(recibidas.count) entregas al receptor, \(muertes) SIGKILL hasta ahora"
     )
 }
 
-print(
+decir(
     "\ntotales: rondas \(rondas), SIGKILL \(muertes), avisos \(avisosEsperados), repetidos \(repeticiones), "
         + "perdidos \(perdidas), semilla \(semilla)")
-for fallo in fallosDeRonda { print("FALLO: \(fallo)") }
+for fallo in fallosDeRonda { decir("FALLO: \(fallo)") }
+try? FileManager.default.removeItem(atPath: carpeta)
 exit(fallosDeRonda.isEmpty && perdidas == 0 ? 0 : 1)
 
 func require<T>(_ valor: T?) throws -> T {
