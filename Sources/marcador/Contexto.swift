@@ -74,3 +74,14 @@ final class Contexto {
         }
     }
 }
+
+extension PartidosSQLite {
+    /// The match `id`, or the user's «no such match» error (exit 66).
+    func partidoExistente(_ id: Int) throws -> Partido {
+        guard let partido = try partido(id: id) else {
+            throw Fallo.noEncontrado(
+                "No existe el partido \(id). Mira los que hay con «marcador partidos».")
+        }
+        return partido
+    }
+}

@@ -78,7 +78,7 @@ struct JugarE2ETests {
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func unaSenalCancelaElPartidoYLoAnota(senal: Int32, codigo: Int32) async throws {
         let escenario = Escenario()
-        let proceso = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "20")
+        let proceso = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "40")
         #expect(await proceso.esperarTexto("minuto 15 con", enSalida: true))
         proceso.senal(senal)
         let resultado = await proceso.esperar()
@@ -100,7 +100,7 @@ struct JugarE2ETests {
     /// `.task(id:)` across processes: the second `jugar` cancels the first and starts from zero.
     @Test func unSegundoJugarReemplazaAlPrimero() async throws {
         let escenario = Escenario()
-        let primero = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "20")
+        let primero = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "40")
         #expect(await primero.esperarTexto("minuto 15 con", enSalida: true))
         let segundo = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "0")
         let uno = await primero.esperar()
@@ -117,7 +117,7 @@ struct JugarE2ETests {
     /// Changing the duration relaunches the running match from zero, as `.task(id: duracion)`.
     @Test func cambiarLaDuracionRelanzaElPartido() async throws {
         let escenario = Escenario()
-        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "20")
+        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "40")
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         let ajuste = try await escenario.marcador("ajustes", "duracion", "60")
         #expect(ajuste.codigo == 0)
@@ -140,21 +140,23 @@ struct JugarE2ETests {
 
     @Test func trasUnSIGKILLSeVeInterrumpidoYSeReanudaSinRepetirGoles() async throws {
         let escenario = Escenario()
-        let proceso = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "20")
+        let proceso = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "40")
         #expect(await proceso.esperarTexto("minuto 45 con", enSalida: true))
         proceso.senal(SIGKILL)
         #expect(await proceso.esperar().senal == SIGKILL)
         let json = try await estado(escenario, 1)
         let minuto = try #require(json["minuto"] as? Int)
         #expect(json["estadoTexto"] as? String == "Interrumpido en el minuto \(minuto)")
-        #expect(json["marcador"] as? String == "2-2")
+        // The kill lands at minute 45 or a bit later on a loaded machine: the stored score is
+        // whatever the script says up to the stored minute, never more.
+        #expect(json["marcador"] as? String == (minuto < 60 ? "2-2" : "3-2"))
         let reanudado = try await escenario.marcador(
             "jugar", "1", "--reanudar", "--ms-por-minuto", "0")
         #expect(reanudado.codigo == 0)
         #expect(reanudado.salida.contains("desde el minuto \(minuto)"))
         #expect(!reanudado.salida.contains("minuto 10."))
         #expect(!reanudado.salida.contains("minuto 35."))
-        #expect(reanudado.salida.contains("Gol: Marta (Rayo FC), minuto 60."))
+        #expect(reanudado.salida.contains("Gol: Marta (Rayo FC), minuto 60.") == (minuto < 60))
         #expect(reanudado.salida.hasSuffix("Partido terminado: Rayo FC 3-2 Toros (90 minutos).\n"))
         #expect(reanudado.error.contains("partido REANUDADO en el minuto \(minuto)"))
         #expect(try await estado(escenario, 1)["marcador"] as? String == "3-2")
@@ -172,7 +174,7 @@ struct JugarE2ETests {
     @Test func unGolAManoDeOtroProcesoApareceEnElPartido() async throws {
         let escenario = Escenario()
         let jugando = try escenario.lanzar(
-            "jugar", "1", "--ms-por-minuto", "20", "--duracion", "60")
+            "jugar", "1", "--ms-por-minuto", "40", "--duracion", "60")
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         let gol = try await escenario.marcador("gol-a-mano", "1", "visitante")
         #expect(gol.codigo == 0)

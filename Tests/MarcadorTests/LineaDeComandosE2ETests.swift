@@ -55,7 +55,9 @@ struct LineaDeComandosE2ETests {
     @Test func registroDeUnPartidoQueNoExiste() async throws {
         let resultado = try await Escenario().marcador("registro", "--partido", "99")
         #expect(resultado.codigo == 66)
-        #expect(resultado.error == "marcador: No existe el partido 99.\n")
+        #expect(
+            resultado.error
+                == "marcador: No existe el partido 99. Mira los que hay con «marcador partidos».\n")
     }
 
     @Test func unNumeroMalEscrito() async throws {

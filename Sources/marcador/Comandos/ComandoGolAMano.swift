@@ -28,10 +28,7 @@ struct ComandoGolAMano: Comando {
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let queue = try contexto.almacen()
         let repositorio = PartidosSQLite(queue)
-        guard let partido = try repositorio.partido(id: id) else {
-            throw Fallo.noEncontrado(
-                "No existe el partido \(id). Mira los que hay con «marcador partidos».")
-        }
+        let partido = try repositorio.partidoExistente(id)
         let duracion = partido.duracionPorDefecto(ajuste: try repositorio.ajustes().duracion)
         let ejecucion = try EjecucionesSQLite(queue).golAMano(
             partido: id, lado: lado, duracion: duracion, codigo: PartidoEnVivo.codigoAleatorio())

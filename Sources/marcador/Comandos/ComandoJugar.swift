@@ -77,10 +77,7 @@ struct ComandoJugar: Comando {
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let queue = try contexto.almacen()
         let repositorio = PartidosSQLite(queue)
-        guard let partido = try repositorio.partido(id: id) else {
-            throw Fallo.noEncontrado(
-                "No existe el partido \(id). Mira los que hay con «marcador partidos».")
-        }
+        let partido = try repositorio.partidoExistente(id)
         if let duracion, !partido.duracionesPermitidas.contains(duracion) {
             throw Fallo.uso(Self.duracionNoValida(duracion, conProrroga: false))
         }

@@ -24,9 +24,7 @@ struct ComandoRegistro: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        if let partido, try contexto.repositorio.partido(id: partido) == nil {
-            throw Fallo.noEncontrado("No existe el partido \(partido).")
-        }
+        if let partido { _ = try contexto.repositorio.partidoExistente(partido) }
         let lineas = try contexto.registro.lineas(partido: partido, limite: ultimas)
         if contexto.json {
             contexto.terminal.linea(try documentoJSON(lineas))
