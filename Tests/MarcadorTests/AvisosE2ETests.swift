@@ -265,6 +265,31 @@ struct AvisosE2ETests {
         #expect(!(await otraVez.esperar()).salida.contains("¿Activar avisos de gol?"))
     }
 
+    /// On a terminal the status line is redrawn in place and coloured; `NO_COLOR` keeps the
+    /// redraw and drops the colour.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+            "falta script (util-linux)"))
+    func enUnaTerminalLaLineaDeEstadoSeRedibujaYNoColorQuitaElColor() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "desactivar")
+        let orden = "\(Binario.ruta) --db \(escenario.db) jugar 1 --ms-por-minuto 1 --duracion 60"
+        let conColor = await
+            (try Proceso(
+                ["-qec", orden, "/dev/null"], carpeta: escenario.carpeta,
+                ejecutable: "/usr/bin/script")).esperar()
+        #expect(conColor.salida.contains("\r\u{1B}[2K"))
+        #expect(conColor.salida.contains("\u{1B}[32mEn juego\u{1B}[0m  minuto 30"))
+        let sinColor = await
+            (try Proceso(
+                ["-qec", orden, "/dev/null"], entorno: ["NO_COLOR": "1"],
+                carpeta: escenario.carpeta,
+                ejecutable: "/usr/bin/script")).esperar()
+        #expect(sinColor.salida.contains("\r\u{1B}[2KEn juego  minuto 30  Rayo FC 1-1 Toros"))
+        #expect(!sinColor.salida.contains("\u{1B}[32m"))
+    }
+
     @Test func accionesYOpcionesQueNoValen() async throws {
         let escenario = Escenario()
         let casos: [([String], Int32, String)] = [
