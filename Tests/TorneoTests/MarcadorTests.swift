@@ -26,7 +26,10 @@ struct MarcadorTests {
     /// An own goal by a Toros player counts for Rayo FC, the side credited.
     @Test func golEnPropiaPuertaSumaAlEquipoAcreditado() {
         let evento = gol(.local, propia: true)
-        guard case .gol(let detalle) = evento else { return }
+        guard case .gol(let detalle) = evento else {
+            Issue.record("el evento debería ser un gol")
+            return
+        }
         #expect(detalle.jugador.equipo == partido.visitante)
         #expect(Marcador.cero.despuesDe(evento, en: partido) == Marcador(local: 1, visitante: 0))
     }
