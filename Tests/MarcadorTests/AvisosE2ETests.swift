@@ -101,6 +101,26 @@ struct AvisosE2ETests {
         #expect(try await entregas(escenario)["pendiente"] == 5)
     }
 
+    /// Ctrl-C while a delivery hangs: the match stops within the tick all the same, and the
+    /// notice stays queued for another dispatcher.
+    @Test func ctrlCNoEsperaAUnWebhookColgado() async throws {
+        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 200, espera: 10))
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url, "--limite", "8")
+        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "40")
+        #expect(await receptor.esperar(1))
+        jugando.senal(SIGINT)
+        let inicio = Date()
+        let resultado = await jugando.esperar()
+        #expect(resultado.codigo == 130)
+        #expect(Date().timeIntervalSince(inicio) < 3)
+        #expect(resultado.error.contains("partido CANCELADO en el minuto"))
+        #expect((try await entregas(escenario)["pendiente"] ?? 0) >= 1)
+    }
+
     @Test func unWebhookQueContestaCuatrocientosCuatroFallaSinReintentar() async throws {
         let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 404))
         defer { receptor.cerrar() }

@@ -136,7 +136,9 @@ struct ComandoJugar: Comando {
             control.tarea = tarea
             let fin = try await tarea.value
             control.tarea = nil
-            await reparto.terminarPendientes()
+            // After Ctrl-C or SIGTERM the process leaves within the tick: whatever the in-process
+            // dispatcher had not delivered stays leased or queued for `avisos enviar/vigilar`.
+            if control.senal == nil { await reparto.terminarPendientes() }
             pantalla.cerrarEstado()
             guard case .cancelado(let minuto) = fin else {
                 pantalla.linea(
