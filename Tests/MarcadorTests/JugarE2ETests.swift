@@ -138,6 +138,25 @@ struct JugarE2ETests {
             resultado.salida.components(separatedBy: "Gol: Ana (Rayo FC), minuto 10.").count == 3)
     }
 
+    /// After a relaunch the new run's goals notify again, from the same process.
+    @Test func trasRelanzarLosGolesVuelvenAAvisar() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "40")
+        #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
+        _ = try await escenario.marcador("ajustes", "duracion", "60")
+        let resultado = await jugando.esperar()
+        #expect(resultado.salida.hasSuffix("Partido terminado: Rayo FC 3-2 Toros (60 minutos).\n"))
+        // Ana's goal was notified in both runs; Marta's (60') only in the second.
+        #expect(
+            resultado.error.components(separatedBy: "notificación «¡Gol!» enviada: Ana, minuto 10")
+                .count == 3)
+        #expect(
+            resultado.error.components(
+                separatedBy: "notificación «¡Gol!» enviada: Marta, minuto 60"
+            ).count == 2)
+    }
+
     @Test func trasUnSIGKILLSeVeInterrumpidoYSeReanudaSinRepetirGoles() async throws {
         let escenario = Escenario()
         let proceso = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "40")

@@ -136,6 +136,20 @@ struct ComandoJugar: Comando {
             control.tarea = tarea
             let fin = try await tarea.value
             control.tarea = nil
+            let motivo =
+                control.senal == nil
+                ? try cronica.ejecucion.flatMap { try ejecuciones.cancelacionPedida(ejecucion: $0) }
+                : nil
+            if case .cancelado = fin, motivo == .duracion {
+                // `.task(id:)`: the same process plays a new run; its dispatcher goes on.
+                pantalla.cerrarEstado()
+                duracionActual = partido.duracionPorDefecto(
+                    ajuste: try repositorio.ajustes().duracion)
+                guardada = nil
+                pantalla.linea(
+                    "La duración cambió a \(duracionActual) minutos: el partido vuelve a empezar.")
+                continue
+            }
             // After Ctrl-C or SIGTERM the process leaves within the tick: whatever the in-process
             // dispatcher had not delivered stays leased or queued for `avisos enviar/vigilar`.
             if control.senal == nil { await reparto.terminarPendientes() }
@@ -148,17 +162,6 @@ struct ComandoJugar: Comando {
             if control.senal != nil {
                 pantalla.linea("Cancelado en el minuto \(minuto): \(dibujo.resultado).")
                 return control.codigoDeSalida
-            }
-            let motivo = try cronica.ejecucion.flatMap {
-                try ejecuciones.cancelacionPedida(ejecucion: $0)
-            }
-            if motivo == .duracion {
-                let ajuste = try repositorio.ajustes().duracion
-                duracionActual = partido.duracionPorDefecto(ajuste: ajuste)
-                guardada = nil
-                pantalla.linea(
-                    "La duración cambió a \(duracionActual) minutos: el partido vuelve a empezar.")
-                continue
             }
             pantalla.linea(
                 "Cancelado en el minuto \(minuto): otro «marcador jugar \(id)» lo juega ahora.")
