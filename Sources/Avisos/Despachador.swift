@@ -90,15 +90,12 @@ public final class Despachador: Sendable {
             let permiso = try permitido()
             // Notices without an attachment go out at once; those with one wait for their
             // fetch (at most the enricher's deadline) without holding the others back.
-            let conAdjunto = lote.filter {
-                permiso && enriquecedor != nil && $0.aviso.adjunto != nil
-            }
-            let sinAdjunto = lote.filter {
-                !(permiso && enriquecedor != nil && $0.aviso.adjunto != nil)
-            }
+            let enriquecer = permiso && enriquecedor != nil
+            let conAdjunto = lote.filter { enriquecer && $0.aviso.adjunto != nil }
+            let sinAdjunto = lote.filter { !(enriquecer && $0.aviso.adjunto != nil) }
             async let inmediatos = entregarPorCanal(
                 sinAdjunto, permitido: permiso, momento: momento)
-            let enriquecidos = try await enriquecer(conAdjunto, momento: momento)
+            let enriquecidos = try await self.enriquecer(conAdjunto, momento: momento)
             let resultados =
                 await inmediatos
                 + (await entregarPorCanal(enriquecidos, permitido: permiso, momento: momento))
