@@ -93,27 +93,20 @@ public final class CronicaSQLite: CronicaDelPartido {
         }
     }
 
-    public func terminar(minuto: Int) throws {
-        let id = idActual()
-        try queue.write { db in
-            try db.execute(
-                """
-                UPDATE ejecucion SET estado = 'terminado', minuto = ?,
-                    acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                WHERE id = ?
-                """, minuto, id)
-        }
-    }
+    public func terminar(minuto: Int) throws { try acabar(en: "terminado", minuto: minuto) }
 
-    public func cancelar(minuto: Int) throws {
+    public func cancelar(minuto: Int) throws { try acabar(en: "cancelado", minuto: minuto) }
+
+    /// Ends the run in its final state (`terminado` or `cancelado`) at `minuto`.
+    private func acabar(en estado: String, minuto: Int) throws {
         let id = idActual()
         try queue.write { db in
             try db.execute(
                 """
-                UPDATE ejecucion SET estado = 'cancelado', minuto = ?,
+                UPDATE ejecucion SET estado = ?, minuto = ?,
                     acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                 WHERE id = ?
-                """, minuto, id)
+                """, estado, minuto, id)
         }
     }
 
