@@ -21,17 +21,19 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "Torneo"),
+        // What the operating system says: process identity and liveness, wall time, output.
+        .target(name: "Sistema", dependencies: ["Torneo"]),
         .target(
             name: "Almacen",
-            dependencies: ["CSQLite", "Torneo"],
+            dependencies: ["CSQLite", "Torneo", "Sistema"],
             plugins: ["Incrustar"]
         ),
         .target(name: "Motor", dependencies: ["Torneo"]),
         .target(name: "Importador", dependencies: ["Torneo"]),
-        .target(name: "Avisos", dependencies: ["Torneo", "Almacen", "CCurl"]),
+        .target(name: "Avisos", dependencies: ["Torneo", "Sistema", "CCurl"]),
         .executableTarget(
             name: "marcador",
-            dependencies: ["Torneo", "Almacen", "Motor", "Avisos", "Importador"]
+            dependencies: ["Torneo", "Sistema", "Almacen", "Motor", "Avisos", "Importador"]
         ),
         // `make bench`: figures against baselines measured in the same run (never in swift test).
         .executableTarget(

@@ -2,8 +2,8 @@
 -- Partido 1 is the lessons' screen match: two goals at 10' and two at 35' on purpose.
 -- Partido 2 has added-time goals (45+1 listed after 45+2, to prove ordering by offset), a
 -- penalty and an own goal. Partido 3 went to extra time (120 minutes allowed).
--- Luis's goal carries an attachment: gol.gif from this folder, which marcador writes next to the
--- database when it loads the seed ({semillas} stands for that folder).
+-- Luis's goal carries an attachment: gol.gif from this folder, compiled into the binary and
+-- named by the `semilla:` scheme, which the dispatcher resolves without touching the disk.
 
 INSERT INTO equipo (id, nombre) VALUES
     (1, 'Rayo FC'),
@@ -47,4 +47,4 @@ INSERT INTO evento (partido_id, orden, minuto, anadido, jugador_id, lado, penalt
     (3, 2, 88, 0, 12, 'visitante', 0, 0),
     (3, 3, 112, 0, 11, 'local', 0, 0);
 
-UPDATE evento SET adjunto = 'file://{semillas}/gol.gif' WHERE partido_id = 1 AND orden = 3;
+UPDATE evento SET adjunto = 'semilla:gol.gif' WHERE partido_id = 1 AND orden = 3;

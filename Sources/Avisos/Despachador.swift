@@ -1,228 +1,362 @@
-import Almacen
+import Sistema
 import Synchronization
 import Torneo
 
-/// Drains the outbox: claims due deliveries with a lease, hands each to its channel, and
-/// records the outcome per channel (delivered, retry later, dead letter, discarded, expired).
+/// Drains the outbox (DESIGN §4, §8): one lane per channel claims that channel's due
+/// deliveries with a lease, hands them to the channel in goal order per run, and records each
+/// outcome (delivered, retry later, dead letter, discarded, expired).
 ///
-/// Several dispatchers may drain one database at once (in `jugar`, in `avisos vigilar`, in
-/// `avisos enviar`): the lease makes each delivery belong to one of them at a time. A
-/// dispatcher that dies holding a lease only delays its deliveries until the lease expires;
-/// they then go out again with the same identifier, which downstream treats as a replacement.
+/// Lanes never wait for each other: a webhook that hangs delays nothing but itself. Several
+/// dispatchers may serve one store at once (in `jugar`, `avisos vigilar`, `avisos enviar`,
+/// `servir`): a lease makes each delivery belong to one of them at a time, and the holder
+/// renews its leases while it works, so a delivery is re-taken only from a holder that is gone;
+/// it then goes out again with the same identifier, which downstream treats as a replacement.
 public final class Despachador: Sendable {
     public struct Configuracion: Sendable {
-        /// Seconds a claimed delivery belongs to this dispatcher.
+        /// Seconds a claimed delivery belongs to this dispatcher unless renewed (renewed every
+        /// third of it while the dispatcher runs).
         public var arriendo: Double = 60
         /// Time-to-live of a goal alert, in seconds: an older one is expired, not delivered.
         public var caducidad: Double = 600
         /// Deliveries claimed per statement.
-        public var lote: Int = 64
+        public var lote: Int = 256
         public var politica = PoliticaDeReintentos()
         /// Deliver only notices never tried: the dispatcher inside `jugar` leaves retries to
         /// `avisos enviar` and `avisos vigilar`, so a failing channel never holds a match's
         /// process open after the final whistle.
         public var soloPrimerosIntentos = false
+        /// How often a serving lane looks for due work when nobody rang.
+        public var sondeo: Duration = .milliseconds(200)
+        /// Runs one lane delivers at the same time.
+        public var concurrencia = 16
 
         public init() {}
     }
 
-    let buzon: BuzonSQLite
-    let canales: [String: any Notificador]
+    let buzon: any Buzon
     let registro: any Registro
-    let configuracion: Configuracion
-    let arrendatario: String
+    public let configuracion: Configuracion
+    /// Who holds the leases this dispatcher takes.
+    public let arrendatario: String
     let ahora: @Sendable () -> Double
+    let reloj: Reloj
     let permitido: @Sendable () throws -> Bool
-    /// Fetches attachments before delivery; `nil` delivers attachment URLs unchecked.
-    let enriquecedor: Enriquecedor?
-    private let ejecucionLocal = Mutex<Int?>(nil)
+    private let adjuntos: Enriquecimientos?
+    private let estado: Mutex<Estado>
+
+    private struct Estado {
+        var carriles: [String: Carril] = [:]
+        var ejecucionLocal: Int?
+        var renovacion: Task<Void, Never>?
+        var enMarcha = false
+    }
 
     /// - Parameters:
-    ///   - canales: the channels this dispatcher delivers to (only their deliveries are claimed).
-    ///   - permitido: reads the permission at each drain, so revoking it stops publishing.
+    ///   - canales: the channels this dispatcher delivers to (only their deliveries are
+    ///     claimed); `actualizar` changes them while it runs.
+    ///   - permitido: reads the permission at each batch, so revoking it stops publishing.
     public init(
-        buzon: BuzonSQLite,
-        canales: [any Notificador],
+        buzon: any Buzon,
+        canales: [CanalActivo],
         registro: any Registro,
         configuracion: Configuracion = Configuracion(),
         arrendatario: String =
             "despachador-\(Propietario.actual.pid)-\(UInt32.random(in: 0...UInt32.max))",
         ahora: @escaping @Sendable () -> Double = segundosUnix,
+        reloj: Reloj = .continuo,
         enriquecedor: Enriquecedor? = nil,
         permitido: @escaping @Sendable () throws -> Bool
     ) {
-        self.enriquecedor = enriquecedor
         self.buzon = buzon
-        self.canales = Dictionary(canales.map { ($0.canal, $0) }, uniquingKeysWith: { a, _ in a })
         self.registro = registro
         self.configuracion = configuracion
         self.arrendatario = arrendatario
         self.ahora = ahora
+        self.reloj = reloj
         self.permitido = permitido
+        adjuntos = enriquecedor.map {
+            Enriquecimientos(enriquecedor: $0, buzon: buzon, registro: registro)
+        }
+        var inicial = Estado()
+        for canal in canales { inicial.carriles[canal.nombre] = Carril(canal) }
+        estado = Mutex(inicial)
+    }
+
+    /// Convenience for channels without a configuration of their own (tests, the terminal).
+    public convenience init(
+        buzon: any Buzon, canales: [any Notificador], registro: any Registro,
+        configuracion: Configuracion = Configuracion(),
+        arrendatario: String =
+            "despachador-\(Propietario.actual.pid)-\(UInt32.random(in: 0...UInt32.max))",
+        ahora: @escaping @Sendable () -> Double = segundosUnix, reloj: Reloj = .continuo,
+        enriquecedor: Enriquecedor? = nil, permitido: @escaping @Sendable () throws -> Bool
+    ) {
+        self.init(
+            buzon: buzon, canales: canales.map { CanalActivo(notificador: $0) },
+            registro: registro, configuracion: configuracion, arrendatario: arrendatario,
+            ahora: ahora, reloj: reloj, enriquecedor: enriquecedor, permitido: permitido)
     }
 
     /// The run whose process-local deliveries (the terminal banner) this dispatcher owns.
     public func atender(ejecucion: Int?) {
-        ejecucionLocal.withLock { $0 = ejecucion }
+        estado.withLock { $0.ejecucionLocal = ejecucion }
+        despertar()
     }
 
-    var nombresGlobales: [String] {
-        canales.keys.filter { $0 != BuzonSQLite.canalTerminal }.sorted()
-    }
+    /// The channels served now, by name.
+    public var canales: [String] { estado.withLock { $0.carriles.keys.sorted() } }
 
-    /// Delivers everything that is due now, until nothing due is left.
+    // MARK: - One drain
+
+    /// Delivers everything that is due now, every lane at once, until nothing due is left
+    /// (what fails now waits for its backoff: a drain ends even when a channel keeps failing).
     @discardableResult
     public func enviarPendientes() async throws -> ResumenDeEnvio {
-        var resumen = ResumenDeEnvio()
-        let local = ejecucionLocal.withLock { $0 }
-        // What was due when the drain started: a delivery that fails now waits for its
-        // backoff in a later drain, so a drain ends even when a channel keeps failing.
+        try buzon.caducarBannersHuerfanos(ahora: ahora())
         let inicio = ahora()
-        while true {
-            let momento = ahora()
-            let lote = try buzon.reclamar(
-                canales: nombresGlobales,
-                ejecucionLocal: canales[BuzonSQLite.canalTerminal] == nil ? nil : local,
-                arrendatario: arrendatario, ahora: momento, arriendo: configuracion.arriendo,
-                limite: configuracion.lote, vencidasHasta: inicio,
-                soloPrimerosIntentos: configuracion.soloPrimerosIntentos)
-            if lote.isEmpty { return resumen }
-            let permiso = try permitido()
-            // Notices without an attachment go out at once; those with one wait for their
-            // fetch (at most the enricher's deadline) without holding the others back.
-            let enriquecer = permiso && enriquecedor != nil
-            let conAdjunto = lote.filter { enriquecer && $0.aviso.adjunto != nil }
-            let sinAdjunto = lote.filter { !(enriquecer && $0.aviso.adjunto != nil) }
-            async let inmediatos = entregarPorCanal(
-                sinAdjunto, permitido: permiso, momento: momento)
-            let enriquecidos = try await self.enriquecer(conAdjunto, momento: momento)
-            let resultados =
-                await inmediatos
-                + (await entregarPorCanal(enriquecidos, permitido: permiso, momento: momento))
-            try buzon.registrar(resultados, arrendatario: arrendatario, ahora: ahora())
-            for resultado in resultados { resumen.contar(resultado.desenlace) }
+        let carriles = estado.withLock { Array($0.carriles.values) }
+        let renovacion = Task { await self.renovarArriendos() }
+        defer { renovacion.cancel() }
+        return await withTaskCancellationHandler {
+            await withTaskGroup(of: ResumenDeEnvio.self) { grupo in
+                for carril in carriles {
+                    // A lane of its own, not the serving one: the drain ends by itself.
+                    let deEstaVez = Carril(carril.canal)
+                    grupo.addTask {
+                        deEstaVez.arrancar(self, modo: .drenar(hasta: inicio))
+                        return await withTaskCancellationHandler {
+                            await deEstaVez.terminado()
+                        } onCancel: {
+                            deEstaVez.cancelar()
+                        }
+                    }
+                }
+                var total = ResumenDeEnvio()
+                for await parcial in grupo { total += parcial }
+                return total
+            }
+        } onCancel: {
+            renovacion.cancel()
         }
     }
 
-    /// Each channel's deliveries in parallel with the other channels'.
-    private func entregarPorCanal(_ lote: [EntregaReclamada], permitido: Bool, momento: Double)
-        async
-        -> [ResultadoDeEntrega]
-    {
-        guard !lote.isEmpty else { return [] }
-        return await withTaskGroup(of: [ResultadoDeEntrega].self) { grupo in
-            for (canal, entregas) in Dictionary(grouping: lote, by: \.canal) {
-                grupo.addTask {
-                    await self.entregar(
-                        entregas, por: canal, permitido: permitido, momento: momento)
-                }
+    // MARK: - Serving
+
+    /// Starts every lane in the background: they deliver as notices arrive (`despertar`) and
+    /// look again every `sondeo`. `detener` ends them.
+    public func arrancar() {
+        let carriles = estado.withLock { estado -> [Carril] in
+            guard !estado.enMarcha else { return [] }
+            estado.enMarcha = true
+            estado.renovacion = Task { await self.renovarArriendos() }
+            return Array(estado.carriles.values)
+        }
+        for carril in carriles { carril.arrancar(self, modo: .continuo) }
+    }
+
+    /// Tells every lane there may be new work (a minute with goals was committed).
+    public func despertar() {
+        for carril in estado.withLock({ Array($0.carriles.values) }) { carril.despertar() }
+    }
+
+    /// Serves exactly `canales` from now on: new channels get a lane, removed ones lose theirs
+    /// (their leases are given back), and a channel whose configuration changed gets a new
+    /// lane (a webhook's new URL is used from its next delivery).
+    public func actualizar(canales: [CanalActivo]) async {
+        let nuevos = Dictionary(canales.map { ($0.nombre, $0) }, uniquingKeysWith: { a, _ in a })
+        let (quitados, anadidos) = estado.withLock {
+            estado -> ([Carril], [Carril]) in
+            var quitados: [Carril] = []
+            var anadidos: [Carril] = []
+            for (nombre, carril) in estado.carriles
+            where nuevos[nombre]?.firma != carril.canal.firma {
+                quitados.append(carril)
+                estado.carriles[nombre] = nil
             }
-            var todos: [ResultadoDeEntrega] = []
-            for await parte in grupo { todos += parte }
-            return todos
+            for (nombre, canal) in nuevos where estado.carriles[nombre] == nil {
+                let carril = Carril(canal)
+                estado.carriles[nombre] = carril
+                anadidos.append(carril)
+            }
+            return (quitados, estado.enMarcha ? anadidos : [])
+        }
+        for carril in quitados { carril.cancelar() }
+        for carril in quitados {
+            _ = await carril.terminado()
+            _ = try? buzon.liberar(arrendatario: arrendatario, canal: carril.nombre, ahora: ahora())
+        }
+        for carril in anadidos { carril.arrancar(self, modo: .continuo) }
+    }
+
+    /// Ends serving: lanes finish what is due now for at most `plazo`, then whatever is still
+    /// in flight is cancelled and its lease given back, due at once for the next dispatcher
+    /// (same identifier). Cancelling the calling task cuts the wait short.
+    @discardableResult
+    public func detener(plazo: Duration) async -> ResumenDeEnvio {
+        let (carriles, renovacion) = estado.withLock {
+            estado -> ([Carril], Task<Void, Never>?) in
+            estado.enMarcha = false
+            defer { estado.renovacion = nil }
+            return (Array(estado.carriles.values), estado.renovacion)
+        }
+        let momento = ahora()
+        for carril in carriles { carril.terminarTras(hasta: momento) }
+        let reloj = reloj
+        let corte = Task {
+            try? await reloj.esperar(plazo)
+            for carril in carriles { carril.cancelar() }
+        }
+        var total = ResumenDeEnvio()
+        await withTaskCancellationHandler {
+            for carril in carriles { total += await carril.terminado() }
+        } onCancel: {
+            corte.cancel()
+        }
+        corte.cancel()
+        renovacion?.cancel()
+        _ = try? buzon.liberar(arrendatario: arrendatario, canal: nil, ahora: ahora())
+        return total
+    }
+
+    // MARK: - What lanes use
+
+    /// Leases the next batch of `carril`'s channel; a store error is logged and counts as
+    /// nothing due (the lane looks again at its next poll).
+    func reclamar(para carril: Carril, modo: Carril.Modo) -> [EntregaReclamada] {
+        let momento = ahora()
+        var reclamo = Reclamo(
+            canal: carril.nombre, arrendatario: arrendatario, ahora: momento,
+            arriendo: configuracion.arriendo, limite: configuracion.lote,
+            soloPrimerosIntentos: configuracion.soloPrimerosIntentos)
+        if case .drenar(let hasta) = modo { reclamo.vencidasHasta = min(hasta, momento) }
+        if carril.nombre == TipoDeCanal.nombreTerminal {
+            guard let propia = estado.withLock({ $0.ejecucionLocal }) else { return [] }
+            reclamo.ejecucion = propia
+        }
+        do {
+            return try buzon.reclamar(reclamo)
+        } catch {
+            registro.anotar("no se pudieron reclamar avisos para «\(carril.nombre)»: \(error)")
+            return []
         }
     }
 
-    /// Fetches each claimed notice's attachment once (not once per channel), all notices at
-    /// once, and hands channels either the enriched notice or the original without attachment.
-    private func enriquecer(_ lote: [EntregaReclamada], momento: Double) async throws
-        -> [EntregaReclamada]
-    {
-        guard let enriquecedor else { return lote }
-        var porAviso: [Int: AvisoDeGol] = [:]
-        for entrega in lote
-        where entrega.aviso.adjunto != nil && momento - entrega.creado <= configuracion.caducidad {
-            porAviso[entrega.avisoId] = entrega.aviso
+    /// One run's deliveries on one channel, one after another in goal order: a notice that
+    /// waits for its attachment holds back the later ones of its run on this channel only.
+    func entregar(_ entregas: [EntregaReclamada], por canal: CanalActivo) async -> ResumenDeEnvio {
+        var resumen = ResumenDeEnvio()
+        let permiso: Bool
+        do {
+            permiso = try permitido()
+        } catch {
+            registro.anotar("no se pudo leer el permiso de avisos: \(error)")
+            return resumen
         }
-        guard !porAviso.isEmpty else { return lote }
-        let resultados = await withTaskGroup(of: (Int, Enriquecedor.Resultado).self) { grupo in
-            for (id, aviso) in porAviso {
-                grupo.addTask {
-                    (
-                        id,
-                        await enriquecedor.enriquecer(
-                            aviso.adjunto!, clave: "\(id)-\(aviso.claveDeIdempotencia)")
-                    )
-                }
-            }
-            var todos: [Int: Enriquecedor.Resultado] = [:]
-            for await (id, resultado) in grupo { todos[id] = resultado }
-            return todos
-        }
-        for (id, resultado) in resultados {
-            let aviso = porAviso[id]!
-            switch resultado {
-            case .enriquecido:
-                try buzon.anotarEnriquecimiento(aviso: id, enriquecido: true, motivo: nil)
-            case .original(let motivo):
+        var pendientes: [ResultadoDeEntrega] = []
+        var desdeElUltimoGuardado = ahora()
+        func guardar() {
+            guard !pendientes.isEmpty else { return }
+            do {
+                try buzon.registrar(pendientes, arrendatario: arrendatario, ahora: ahora())
+                for resultado in pendientes { resumen.contar(resultado.desenlace) }
+            } catch {
                 registro.anotar(
-                    "\(motivo); se entrega sin adjunto: \(aviso.identificador)",
-                    partido: aviso.partidoId)
-                try buzon.anotarEnriquecimiento(aviso: id, enriquecido: false, motivo: motivo)
+                    "no se pudo guardar el resultado de \(pendientes.count) avisos: \(error)")
             }
+            pendientes = []
+            desdeElUltimoGuardado = ahora()
         }
-        return lote.map { entrega in
-            guard let resultado = resultados[entrega.avisoId] else { return entrega }
-            var aviso = entrega.aviso
-            switch resultado {
-            case .enriquecido(let descargado):
-                aviso.adjuntoLocal = descargado.ruta
-                aviso.tipoDeAdjunto = descargado.tipo.rawValue
-            case .original:
-                aviso.adjunto = nil
+        var indice = 0
+        while indice < entregas.count, !Task.isCancelled {
+            let momento = ahora()
+            let entrega = entregas[indice]
+            if let final = desenlaceSinEntregar(entrega, permiso: permiso, momento: momento) {
+                pendientes.append(
+                    ResultadoDeEntrega(
+                        avisoId: entrega.avisoId, canal: canal.nombre, desenlace: final))
+                indice += 1
+                continue
             }
-            return EntregaReclamada(
-                avisoId: entrega.avisoId, canal: entrega.canal, intento: entrega.intento,
-                aviso: aviso,
-                creado: entrega.creado)
+            // Consecutive notices with nothing to fetch go to the channel in one call (the log
+            // writes them in one transaction); one with an attachment goes alone, enriched.
+            var tramo: [AvisoDeGol]
+            if let adjuntos, entrega.aviso.adjunto != nil {
+                tramo = [await adjuntos.preparar(entrega)]
+                if Task.isCancelled { break }
+            } else {
+                tramo = [entrega.aviso]
+                while indice + tramo.count < entregas.count {
+                    let siguiente = entregas[indice + tramo.count]
+                    guard adjuntos == nil || siguiente.aviso.adjunto == nil,
+                        desenlaceSinEntregar(siguiente, permiso: permiso, momento: momento) == nil
+                    else { break }
+                    tramo.append(siguiente.aviso)
+                }
+            }
+            let fallos: [FalloDeEntrega?]
+            do {
+                fallos = try await canal.notificador.notificarGoles(tramo)
+            } catch {
+                break  // cancelled: nothing is known of this call; its leases are given back
+            }
+            for (desplazamiento, fallo) in fallos.enumerated() {
+                let de = entregas[indice + desplazamiento]
+                pendientes.append(
+                    ResultadoDeEntrega(
+                        avisoId: de.avisoId, canal: canal.nombre,
+                        desenlace: desenlace(de, fallo: fallo)))
+            }
+            indice += tramo.count
+            // Slow channels record each outcome at once (a crash then repeats less).
+            if ahora() - desdeElUltimoGuardado > 0.02 { guardar() }
         }
+        guardar()
+        return resumen
     }
 
-    /// One channel's deliveries, in notice order (a channel sees goals in the order they came).
-    private func entregar(
-        _ entregas: [EntregaReclamada], por canal: String, permitido: Bool, momento: Double
-    ) async -> [ResultadoDeEntrega] {
-        var resultados: [ResultadoDeEntrega] = []
-        for entrega in entregas.sorted(by: { $0.avisoId < $1.avisoId }) {
-            let desenlace = await desenlace(de: entrega, permitido: permitido, momento: momento)
-            resultados.append(
-                ResultadoDeEntrega(avisoId: entrega.avisoId, canal: canal, desenlace: desenlace))
-        }
-        return resultados
-    }
-
-    private func desenlace(de entrega: EntregaReclamada, permitido: Bool, momento: Double) async
-        -> ResultadoDeEntrega.Desenlace
-    {
-        guard permitido else { return .descartada(motivo: "avisos de gol desactivados") }
-        let edad = momento - entrega.creado
-        if edad > configuracion.caducidad {
+    /// The outcome of a delivery that is not handed to its channel at all, if so.
+    private func desenlaceSinEntregar(
+        _ entrega: EntregaReclamada, permiso: Bool, momento: Double
+    ) -> ResultadoDeEntrega.Desenlace? {
+        guard permiso else { return .descartada(motivo: "avisos de gol desactivados") }
+        if momento - entrega.creado > configuracion.caducidad {
             let motivo = "más de \(Int(configuracion.caducidad)) s sin entregar"
             registro.anotar(
                 "aviso caducado, no se entrega por \(entrega.canal): \(entrega.aviso.identificador) (\(motivo))",
                 partido: entrega.aviso.partidoId)
             return .caducada(motivo: motivo)
         }
-        guard let notificador = canales[entrega.canal] else {
-            return .reintentar(
-                cuando: momento + configuracion.arriendo, error: "canal no disponible aquí")
+        return nil
+    }
+
+    private func desenlace(_ entrega: EntregaReclamada, fallo: FalloDeEntrega?)
+        -> ResultadoDeEntrega.Desenlace
+    {
+        guard let fallo else { return .entregada }
+        registro.anotar(
+            "no se pudo publicar la notificación: \(entrega.canal): \(fallo.motivo)",
+            partido: entrega.aviso.partidoId)
+        let politica = configuracion.politica
+        guard fallo.reintentable, entrega.intento < politica.maximoDeIntentos else {
+            return .fallida(error: fallo.motivo)
         }
-        do {
-            try await notificador.notificarGol(entrega.aviso)
-            return .entregada
-        } catch {
-            let fallo =
-                error as? FalloDeEntrega ?? FalloDeEntrega("\(error)", reintentable: true)
-            registro.anotar(
-                "no se pudo publicar la notificación: \(entrega.canal): \(fallo.motivo)",
-                partido: entrega.aviso.partidoId)
-            let politica = configuracion.politica
-            guard fallo.reintentable, entrega.intento < politica.maximoDeIntentos else {
-                return .fallida(error: fallo.motivo)
+        let demora = politica.demora(trasElIntento: entrega.intento, pedida: fallo.reintentarTras)
+        return .reintentar(cuando: ahora() + demora, error: fallo.motivo)
+    }
+
+    /// Keeps this dispatcher's leases while it works: every third of the lease, all of them
+    /// are extended by a whole lease. A dispatcher that dies stops renewing, and its
+    /// deliveries become claimable when their lease runs out.
+    private func renovarArriendos() async {
+        let intervalo = Duration.milliseconds(Int64(configuracion.arriendo * 1000 / 3))
+        while true {
+            do {
+                try await reloj.esperar(intervalo)
+            } catch {
+                return
             }
-            let demora = politica.demora(
-                trasElIntento: entrega.intento, pedida: fallo.reintentarTras)
-            return .reintentar(cuando: ahora() + demora, error: fallo.motivo)
+            _ = try? buzon.renovar(
+                arrendatario: arrendatario, hasta: ahora() + configuracion.arriendo)
         }
     }
 }

@@ -6,12 +6,38 @@ import Torneo
 /// title, body, minute, player, team, score, attachment) and knows nothing of the outbox: the
 /// dispatcher decides when to call it, how often to retry and what to record.
 public protocol Notificador: Sendable {
-    /// The channel's name as stored (`registro`, `webhook`, …).
+    /// The channel's name as configured (`registro`, `webhook`, `mi-ntfy`…).
     var canal: String { get }
 
-    /// Publishes `aviso` now.
-    /// - Throws: `FalloDeEntrega`, saying whether trying again later may work.
+    /// Publishes `aviso` now. Outcomes only on evidence: returning means the other side
+    /// accepted it (HTTP 2xx, file renamed, daemon answered).
+    /// - Throws: `FalloDeEntrega`, saying whether trying again later may work;
+    ///   `CancellationError` when the task was cancelled mid-delivery (nothing is known).
     func notificarGol(_ aviso: AvisoDeGol) async throws
+
+    /// Publishes several notices in order, each with its own outcome (`nil` delivered). A
+    /// channel that can do it in one go (the log, in one transaction) overrides it.
+    /// - Throws: `CancellationError` only; the outcomes of a cancelled batch are unknown.
+    func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?]
+}
+
+extension Notificador {
+    public func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
+        var fallos: [FalloDeEntrega?] = []
+        for aviso in avisos {
+            do {
+                try await notificarGol(aviso)
+                fallos.append(nil)
+            } catch let fallo as FalloDeEntrega {
+                fallos.append(fallo)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                fallos.append(FalloDeEntrega("\(error)", reintentable: true))
+            }
+        }
+        return fallos
+    }
 }
 
 /// Why a channel could not publish, and whether a later attempt may succeed.

@@ -1,4 +1,4 @@
-import Almacen
+import Torneo
 
 /// What one drain of the outbox did, by outcome.
 public struct ResumenDeEnvio: Sendable, Hashable {
@@ -20,5 +20,19 @@ public struct ResumenDeEnvio: Sendable, Hashable {
         case .descartada: descartadas += 1
         case .caducada: caducadas += 1
         }
+    }
+
+    public static func + (a: ResumenDeEnvio, b: ResumenDeEnvio) -> ResumenDeEnvio {
+        var suma = a
+        suma += b
+        return suma
+    }
+
+    public static func += (a: inout ResumenDeEnvio, b: ResumenDeEnvio) {
+        a.entregadas += b.entregadas
+        a.reintentos += b.reintentos
+        a.fallidas += b.fallidas
+        a.descartadas += b.descartadas
+        a.caducadas += b.caducadas
     }
 }

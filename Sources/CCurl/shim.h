@@ -3,7 +3,9 @@
 // command, including those that never touch the network. Only the header is needed to build.
 //
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: the typed
-// wrappers below give Swift one entry point per argument type.
+// wrappers below give Swift one entry point per argument type. Transfers run through the multi
+// interface so that another thread can wake a transfer (curl_multi_wakeup) and cancel it at
+// once, whatever the peer is doing.
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stddef.h>
@@ -12,15 +14,24 @@ typedef struct {
     CURLcode (*global_init)(long flags);
     CURL *(*easy_init)(void);
     CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
-    CURLcode (*easy_perform)(CURL *curl);
     void (*easy_cleanup)(CURL *curl);
     CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
     const char *(*easy_strerror)(CURLcode code);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *text);
     void (*slist_free_all)(struct curl_slist *list);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_add_handle)(CURLM *multi, CURL *curl);
+    CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *curl);
+    CURLMcode (*multi_perform)(CURLM *multi, int *running);
+    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd extra[], unsigned int n, int timeout_ms, int *numfds);
+    CURLMcode (*multi_wakeup)(CURLM *multi);
+    CURLMsg *(*multi_info_read)(CURLM *multi, int *queued);
+    CURLMcode (*multi_cleanup)(CURLM *multi);
+    CURLMcode (*multi_timeout)(CURLM *multi, long *timeout_ms);
 } marcador_curl_api;
 
-// Fills `api`; returns 0 on success, -1 when libcurl (libcurl4 / libcurl3-gnutls) is missing.
+// Fills `api`; returns 0 on success, -1 when libcurl (libcurl4 / libcurl3-gnutls, 7.68 or
+// newer for curl_multi_poll and curl_multi_wakeup) is missing.
 static inline int marcador_curl_cargar(marcador_curl_api *api) {
     const char *nombres[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so"};
     void *biblioteca = NULL;
@@ -28,18 +39,27 @@ static inline int marcador_curl_cargar(marcador_curl_api *api) {
         biblioteca = dlopen(nombres[i], RTLD_NOW | RTLD_LOCAL);
     }
     if (biblioteca == NULL) return -1;
-    api->global_init = (CURLcode (*)(long))dlsym(biblioteca, "curl_global_init");
-    api->easy_init = (CURL *(*)(void))dlsym(biblioteca, "curl_easy_init");
-    api->easy_setopt = (CURLcode (*)(CURL *, CURLoption, ...))dlsym(biblioteca, "curl_easy_setopt");
-    api->easy_perform = (CURLcode (*)(CURL *))dlsym(biblioteca, "curl_easy_perform");
-    api->easy_cleanup = (void (*)(CURL *))dlsym(biblioteca, "curl_easy_cleanup");
-    api->easy_getinfo = (CURLcode (*)(CURL *, CURLINFO, ...))dlsym(biblioteca, "curl_easy_getinfo");
-    api->easy_strerror = (const char *(*)(CURLcode))dlsym(biblioteca, "curl_easy_strerror");
-    api->slist_append = (struct curl_slist *(*)(struct curl_slist *, const char *))dlsym(biblioteca, "curl_slist_append");
-    api->slist_free_all = (void (*)(struct curl_slist *))dlsym(biblioteca, "curl_slist_free_all");
-    if (!api->global_init || !api->easy_init || !api->easy_setopt || !api->easy_perform ||
-        !api->easy_cleanup || !api->easy_getinfo || !api->easy_strerror || !api->slist_append ||
-        !api->slist_free_all) return -1;
+#define MARCADOR_CARGAR(campo, simbolo) \
+    *(void **)(&api->campo) = dlsym(biblioteca, simbolo); \
+    if (api->campo == NULL) return -1;
+    MARCADOR_CARGAR(global_init, "curl_global_init")
+    MARCADOR_CARGAR(easy_init, "curl_easy_init")
+    MARCADOR_CARGAR(easy_setopt, "curl_easy_setopt")
+    MARCADOR_CARGAR(easy_cleanup, "curl_easy_cleanup")
+    MARCADOR_CARGAR(easy_getinfo, "curl_easy_getinfo")
+    MARCADOR_CARGAR(easy_strerror, "curl_easy_strerror")
+    MARCADOR_CARGAR(slist_append, "curl_slist_append")
+    MARCADOR_CARGAR(slist_free_all, "curl_slist_free_all")
+    MARCADOR_CARGAR(multi_init, "curl_multi_init")
+    MARCADOR_CARGAR(multi_add_handle, "curl_multi_add_handle")
+    MARCADOR_CARGAR(multi_remove_handle, "curl_multi_remove_handle")
+    MARCADOR_CARGAR(multi_perform, "curl_multi_perform")
+    MARCADOR_CARGAR(multi_poll, "curl_multi_poll")
+    MARCADOR_CARGAR(multi_wakeup, "curl_multi_wakeup")
+    MARCADOR_CARGAR(multi_info_read, "curl_multi_info_read")
+    MARCADOR_CARGAR(multi_cleanup, "curl_multi_cleanup")
+    MARCADOR_CARGAR(multi_timeout, "curl_multi_timeout")
+#undef MARCADOR_CARGAR
     return api->global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
 }
 
@@ -63,4 +83,11 @@ static inline CURLcode marcador_curl_getinfo_long(const marcador_curl_api *api, 
 
 static inline CURLcode marcador_curl_getinfo_string(const marcador_curl_api *api, CURL *curl, CURLINFO info, char **value) {
     return api->easy_getinfo(curl, info, value);
+}
+
+// The result of a finished transfer: CURLMsg keeps it in a union Swift reads awkwardly.
+static inline int marcador_curl_mensaje_terminado(const CURLMsg *mensaje, CURLcode *resultado) {
+    if (mensaje == NULL || mensaje->msg != CURLMSG_DONE) return 0;
+    *resultado = mensaje->data.result;
+    return 1;
 }

@@ -23,6 +23,10 @@ public final class PartidoEnVivo {
     /// Called after each minute and each goal, for whoever draws the match.
     public var alCambiar: ((Cambio) -> Void)?
 
+    /// The runs of this match that starting this one asked to stop (their processes must be
+    /// woken by whoever owns this model).
+    public private(set) var detenidas: [EjecucionAjena] = []
+
     public enum Cambio: Sendable {
         /// The run started (or resumed): `identificador` is its code from now on.
         case inicio
@@ -81,9 +85,10 @@ public final class PartidoEnVivo {
         cancelado = false
         corriendo = true
         do {
-            try cronica?.empezar(
-                partido: partido, duracion: duracion, msPorMinuto: msPorMinuto,
-                codigo: identificador)
+            detenidas =
+                try cronica?.empezar(
+                    partido: partido, duracion: duracion, msPorMinuto: msPorMinuto,
+                    codigo: identificador) ?? []
         } catch {
             corriendo = false
             throw error
@@ -105,7 +110,7 @@ public final class PartidoEnVivo {
         cancelado = false
         corriendo = true
         do {
-            try cronica?.reanudar(guardada)
+            detenidas = try cronica?.reanudar(guardada) ?? []
         } catch {
             corriendo = false
             throw error
@@ -138,6 +143,8 @@ public final class PartidoEnVivo {
                 if msPorMinuto > 0 {
                     try await esperar(.milliseconds(msPorMinuto * (nuevo - inicial)))
                 } else {
+                    // Even at 0 ms a minute lets others run (signals, the dispatcher's lanes).
+                    await Task.yield()
                     try Task.checkCancellation()
                 }
             } catch {
@@ -177,8 +184,12 @@ public final class PartidoEnVivo {
             for (_, aviso) in delMinuto { alCambiar?(.gol(aviso)) }
             alCambiar?(.minuto)
         }
+        if let cronica, try !cronica.terminar(minuto: minuto) {
+            // Asked to stop after the last minute was written: a replaced run never ends as
+            // finished next to the run that replaced it.
+            return try cancelar()
+        }
         corriendo = false
-        try cronica?.terminar(minuto: minuto)
         registro?.anotar(
             "partido TERMINADO en el minuto \(minuto) (\(identificador))", partido: partido.id)
         alCambiar?(.fin(.terminado(enElMinuto: minuto)))

@@ -12,7 +12,7 @@ public struct Ajustes: Sendable, Hashable, Codable {
     public var plazoDeAdjuntos: Double
 
     public init(
-        duracion: Int = 90,
+        duracion: Int = Duracion.porDefecto,
         msPorMinuto: Int = 250,
         sinAvisosEnPrimerPlano: Bool = false,
         avisosPermitidos: Bool? = nil,
@@ -24,7 +24,4 @@ public struct Ajustes: Sendable, Hashable, Codable {
         self.sinAvisosEnPrimerPlano = sinAvisosEnPrimerPlano
         self.avisosPermitidos = avisosPermitidos
     }
-
-    /// Durations a setting may hold (120 is only for a match with extra time, chosen per run).
-    public static let duracionesValidas = [60, 90]
 }

@@ -1,13 +1,24 @@
-/// Where a run of a match is written down as it is played: the engine's only way to persist.
+/// Where one run of a match is written down as it is played: the engine's only way to persist.
 ///
-/// Each call is one transaction, so a crash leaves the run at the last whole minute: the minute,
-/// the score and the notices of that minute are committed together or not at all.
+/// Each call is one transaction of the store, so a crash leaves the run at the last whole
+/// minute: the minute, the score and the notices of that minute are committed together or not
+/// at all.
 public protocol CronicaDelPartido: Sendable {
-    /// Starts a new run from zero. `codigo` identifies it in the log.
-    func empezar(partido: Partido, duracion: Int, msPorMinuto: Int, codigo: String) throws
+    /// The stored run being written, once `empezar` or `reanudar` chose it.
+    var ejecucion: Int? { get }
 
-    /// Takes over the stored run (after its process died) to go on playing it.
-    func reanudar(_ ejecucion: EjecucionGuardada) throws
+    /// Starts a new run from zero and, in the same transaction, asks every other live run of
+    /// the match to stop, so at most one run of a match is ever live. `codigo` identifies it.
+    /// - Returns: the runs asked to stop, whose processes the caller wakes.
+    @discardableResult
+    func empezar(partido: Partido, duracion: Int, msPorMinuto: Int, codigo: String) throws
+        -> [EjecucionAjena]
+
+    /// Takes over the stored run (after its process died, or it was cancelled) to go on playing
+    /// it, stopping any other live run of the match in the same transaction.
+    /// - Throws: `FalloDeEjecucion.noReanudable` when it is no longer resumable.
+    @discardableResult
+    func reanudar(_ ejecucion: EjecucionGuardada) throws -> [EjecucionAjena]
 
     /// Commits minute `minuto`: the scripted score, the goal notices of the minute and the last
     /// notice, which `ultimoAviso` builds from the manual goals read in the same transaction
@@ -21,6 +32,15 @@ public protocol CronicaDelPartido: Sendable {
     /// Adds a manual goal to this run; returns the manual goals now stored.
     func golAMano(_ lado: Lado) throws -> Marcador
 
-    func terminar(minuto: Int) throws
+    /// Ends the run as finished, unless a stop request arrived first.
+    /// - Returns: `false` when it was asked to stop (the caller cancels instead).
+    func terminar(minuto: Int) throws -> Bool
+
     func cancelar(minuto: Int) throws
+}
+
+/// Why a run cannot be started or resumed.
+public enum FalloDeEjecucion: Error, Sendable, Hashable {
+    /// Another process took the run over, or it finished, since it was read.
+    case noReanudable
 }

@@ -32,20 +32,13 @@ public struct Partido: Sendable, Hashable, Identifiable, Codable {
         }
     }
 
-    /// The duration `jugar` uses without `--duracion`: the setting chooses a short (60) or a full
-    /// match (90), and a full match that went to extra time lasts 120.
-    public static func duracionPorDefecto(ajuste: Int, tieneProrroga: Bool) -> Int {
-        tieneProrroga && ajuste == 90 ? 120 : ajuste
-    }
-
+    /// The duration `jugar` uses without `--duracion` (see `Duracion.segunAjuste`).
     public func duracionPorDefecto(ajuste: Int) -> Int {
-        Self.duracionPorDefecto(ajuste: ajuste, tieneProrroga: tieneProrroga)
+        Duracion.segunAjuste(ajuste, conProrroga: tieneProrroga)
     }
 
     /// The durations a user may choose for this match.
-    public var duracionesPermitidas: [Int] {
-        tieneProrroga ? [60, 90, 120] : [60, 90]
-    }
+    public var duracionesPermitidas: [Int] { Duracion.permitidas(conProrroga: tieneProrroga) }
 
     /// The events that fit in `duracion` minutes, in the order they are played: by minute, then
     /// by added time, then script order (the sort is stable).

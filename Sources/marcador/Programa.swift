@@ -1,4 +1,5 @@
 import Almacen
+import Sistema
 
 /// The whole command line: parse, dispatch, and turn every error into a message and a status.
 @MainActor

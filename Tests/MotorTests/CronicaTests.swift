@@ -97,13 +97,17 @@ struct CronicaTests {
             await esperarHasta { modelo.minuto == minuto }
         }
         let otraConexion = try abrir()
-        let pedidas = try EjecucionesSQLite(otraConexion).pedirReemplazo(
-            partido: 1, propio: Propietario(pid: 1, inicio: 1))
+        // Another process starts the same match: one transaction starts its run and stops ours.
+        let pedidas = try CronicaSQLite(
+            otraConexion, partidoId: 1, duracionFija: true,
+            propietario: Propietario(pid: 1, inicio: 1)
+        ).empezar(
+            partido: try partidoUno(otraConexion), duracion: 90, msPorMinuto: 0, codigo: "otra")
         #expect(pedidas.count == 1)
         reloj.avanzar(.milliseconds(10))
         #expect(try await tarea.value == .cancelado(enElMinuto: 12))
         #expect(registro.lineas == ["partido CANCELADO en el minuto 12 (c0de1)"])
-        let guardada = try #require(try EjecucionesSQLite(otraConexion).ultima(partido: 1))
+        let guardada = try #require(try EjecucionesSQLite(otraConexion).ejecucion(id: 1))
         #expect(guardada.minuto == 12)
         #expect(guardada.estado == .cancelado)
         #expect(
@@ -117,13 +121,13 @@ struct CronicaTests {
         let reloj = RelojManual()
         let modelo = PartidoEnVivo(
             partido: try partidoUno(queue), msPorMinuto: 10, reloj: Reloj(reloj),
-            cronica: CronicaSQLite(queue, partidoId: 1, duracionFija: false))
+            cronica: CronicaSQLite(queue, partidoId: 1, duracionFija: true))
         let tarea = Task { try await modelo.jugar(duracion: 60) }
         await esperarHasta { modelo.corriendo }
         reloj.avanzar(.milliseconds(10))
         await esperarHasta { modelo.minuto == 1 }
         _ = try EjecucionesSQLite(try abrir()).golAMano(
-            partido: 1, lado: .visitante, duracion: 90, codigo: "x")
+            partido: 1, lado: .visitante, quitar: false, duracion: 90, codigo: "x")
         #expect(modelo.golesAMano == .cero)
         reloj.avanzar(.milliseconds(10))
         await esperarHasta { modelo.minuto == 2 }

@@ -22,6 +22,8 @@ public final class Database {
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+            // Never open a database through a symlink (a shared folder could redirect it).
+            | (path == ":memory:" || path.isEmpty ? 0 : SQLITE_OPEN_NOFOLLOW)
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) }
@@ -101,6 +103,17 @@ public final class Database {
             result.append(try map(Row(handle: statement.handle)))
         }
         return result
+    }
+
+    /// Calls `body` with every row of a query, without collecting them.
+    public func forEachRow(
+        _ sql: String, _ arguments: any DatabaseValueConvertible...,
+        body: (Row) throws -> Void
+    ) throws {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        defer { sqlite3_reset(statement.handle) }
+        while try statement.step() { try body(Row(handle: statement.handle)) }
     }
 
     /// The first row of a query, mapped, or `nil` when there is none.

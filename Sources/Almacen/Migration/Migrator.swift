@@ -1,9 +1,12 @@
 /// Brings a database to the schema this binary knows, recording progress in `PRAGMA user_version`.
 ///
-/// Each migration runs in `BEGIN IMMEDIATE … COMMIT` together with its version bump and a foreign
-/// key check, so a crash leaves the database at the previous version, never in between. A
-/// database already past the newest known version was written by a newer `marcador` and is
-/// refused untouched: guessing how to "repair" it would lose the newer program's data.
+/// As GRDB does, foreign keys are turned off around the migrations (a table rebuild — create,
+/// copy, drop, rename — must never cascade-delete what hangs from the old table), each
+/// migration runs in `BEGIN IMMEDIATE … COMMIT` with its version bump and a
+/// `PRAGMA foreign_key_check`, and foreign keys are turned back on afterwards. A crash leaves the
+/// database at the previous version, never in between. A database already past the newest
+/// known version was written by a newer `marcador` and is refused untouched: guessing how to
+/// "repair" it would lose the newer program's data.
 public struct Migrator: Sendable {
     public let migrations: [Migration]
 
@@ -29,14 +32,25 @@ public struct Migrator: Sendable {
     }
 
     /// Applies the missing migrations; returns the versions it applied.
+    ///
+    /// `PRAGMA foreign_keys` is a no-op inside a transaction, so it is switched between them.
+    /// See https://www.sqlite.org/pragma.html#pragma_foreign_keys
     @discardableResult
     public func migrate(_ db: Database) throws -> [Int] {
         try checkNotSuperseded(db)
+        guard try currentVersion(db) < latestVersion else { return [] }
+        let foreignKeys = try db.scalarInt("PRAGMA foreign_keys") == 1
+        try db.execute("PRAGMA foreign_keys = OFF")
+        defer { if foreignKeys { try? db.execute("PRAGMA foreign_keys = ON") } }
         var applied: [Int] = []
         for migration in migrations where try migration.version > currentVersion(db) {
             try db.transaction {
                 // Re-read inside the write lock: another process may have migrated meanwhile.
-                guard try currentVersion(db) < migration.version else { return }
+                let current = try currentVersion(db)
+                if current > latestVersion {
+                    throw MigrationError.superseded(database: current, known: latestVersion)
+                }
+                guard current < migration.version else { return }
                 try db.executeScript(migration.sql)
                 let violations = try db.rows("PRAGMA foreign_key_check") { $0.string(0) }
                 if let table = violations.first {

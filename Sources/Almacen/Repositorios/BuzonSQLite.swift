@@ -1,20 +1,19 @@
+import Sistema
 import Torneo
 
-/// The outbox: goal notices and their delivery to each channel.
+/// The outbox on SQLite: goal notices and their delivery to each channel.
 ///
-/// Notices are enqueued by the engine's minute transaction (`encolar`); dispatchers take them
-/// with `reclamar`, a single UPDATE … RETURNING that leases due deliveries, so two dispatchers
-/// on one database never hold the same delivery at once; `registrar` stores each outcome only
-/// if the lease is still the dispatcher's own.
-public struct BuzonSQLite: Sendable {
+/// Notices are enqueued by the engine's minute transaction (`encolar`); each dispatcher lane
+/// takes its channel's deliveries with `reclamar`, a single UPDATE … RETURNING that leases due
+/// deliveries, so two dispatchers never hold the same delivery at once, and that skips a
+/// run's later notices while an earlier one is leased, so each match's goals reach each channel
+/// in order; `registrar` stores outcomes only where the lease is still the dispatcher's own.
+public struct BuzonSQLite: Buzon {
     public let queue: DatabaseQueue
 
     public init(_ queue: DatabaseQueue) { self.queue = queue }
 
-    /// The channel that only exists inside the `jugar` process watching a run.
-    public static let canalTerminal = "terminal"
-
-    /// Inserts the notices of one minute and a delivery per enabled channel (plus the run's own
+    /// Inserts the notices of one minute and a delivery per active channel (plus the run's own
     /// process channels). Must run inside the caller's transaction. A notice already queued for
     /// this run is left alone. Without permission the deliveries are stored as discarded.
     static func encolar(
@@ -29,6 +28,7 @@ public struct BuzonSQLite: Sendable {
             $0.string(0)
         }
         canales += canalesPropios
+        let estado = permitido ? EstadoDeEntrega.pendiente : .descartada
         for aviso in avisos {
             try db.execute(
                 """
@@ -44,61 +44,63 @@ public struct BuzonSQLite: Sendable {
             for canal in canales {
                 try db.execute(
                     """
-                    INSERT INTO entrega (aviso_id, canal, estado, proximo_intento, ultimo_error)
-                    VALUES (?, ?, ?, ?, ?)
-                    """, id, canal, permitido ? "pendiente" : "descartada", ahora,
+                    INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
+                        ultimo_error)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, id, canal, ejecucion, estado.rawValue, ahora,
                     permitido ? nil : "avisos de gol desactivados")
             }
         }
     }
 
-    /// Leases up to `limite` due deliveries for `canales` (and for the terminal channel of run
-    /// `ejecucionLocal`), oldest notice first.
-    /// - Parameter vencidasHasta: only deliveries due by then (default `ahora`): a drain passes
-    ///   its start time so a delivery it failed and rescheduled is not retried in the same drain.
-    public func reclamar(
-        canales: [String], ejecucionLocal: Int?, arrendatario: String, ahora: Double,
-        arriendo: Double, limite: Int, vencidasHasta: Double? = nil,
-        soloPrimerosIntentos: Bool = false
-    ) throws -> [EntregaReclamada] {
-        let lista = "[" + canales.map { "\"" + escaparJSON($0) + "\"" }.joined(separator: ",") + "]"
-        return try queue.write { db in
+    public func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] {
+        try queue.write { db in
             let reclamadas = try db.rows(
                 """
-                UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2, intentos = intentos + 1
-                WHERE (aviso_id, canal) IN (
-                    SELECT e.aviso_id, e.canal FROM entrega e JOIN aviso a ON a.id = e.aviso_id
-                    WHERE e.estado = 'pendiente' AND e.proximo_intento <= coalesce(?7, ?3)
-                      AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?3)
-                      AND (?8 = 0 OR e.intentos = 0)
-                      AND (e.canal IN (SELECT value FROM json_each(?4))
-                           OR (e.canal = 'terminal' AND a.ejecucion_id = ?5))
-                    ORDER BY e.aviso_id, e.canal
-                    LIMIT ?6)
-                RETURNING aviso_id, canal, intentos
-                """, arrendatario, ahora + arriendo, ahora, lista, ejecucionLocal, limite,
-                vencidasHasta,
-                soloPrimerosIntentos
-            ) { ($0.int(0), $0.string(1), $0.int(2)) }
+                UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2
+                WHERE canal = ?3 AND aviso_id IN (
+                    SELECT e.aviso_id FROM entrega e
+                    WHERE e.canal = ?3 AND e.estado = 'pendiente' AND e.proximo_intento <= ?4
+                      AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)
+                      AND (?6 = 0 OR e.intentos = 0)
+                      AND (?7 IS NULL OR e.ejecucion_id = ?7)
+                      AND NOT EXISTS (
+                          SELECT 1 FROM entrega p
+                          WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id
+                            AND p.aviso_id < e.aviso_id
+                            AND p.estado = 'pendiente' AND p.arrendado_hasta >= ?5)
+                    ORDER BY e.aviso_id
+                    LIMIT ?8)
+                RETURNING aviso_id, intentos
+                """, reclamo.arrendatario, reclamo.ahora + reclamo.arriendo, reclamo.canal,
+                reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
+                reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite
+            ) { ($0.int(0), $0.int(1)) }
+            guard !reclamadas.isEmpty else { return [] }
             var avisos: [Int: (AvisoDeGol, Double)] = [:]
-            for id in Set(reclamadas.map(\.0)) {
-                avisos[id] = try db.row(
-                    """
-                    SELECT partido_id, identificador, titulo, cuerpo, minuto, anadido, jugador,
-                        equipo, marcador_local, marcador_visitante, adjunto, creado, ejecucion_id
-                    FROM aviso WHERE id = ?
-                    """, id, map: Self.aviso)
-            }
+            try db.forEachRow(
+                """
+                SELECT \(Self.columnasDeAviso), id FROM aviso
+                WHERE id IN (SELECT value FROM json_each(?))
+                """, listaJSON(reclamadas.map(\.0))
+            ) { fila in avisos[fila.int(13)] = Self.aviso(fila) }
             return
-                reclamadas.compactMap { id, canal, intento in
+                reclamadas.compactMap { id, intentos in
                     guard let (aviso, creado) = avisos[id] else { return nil }
                     return EntregaReclamada(
-                        avisoId: id, canal: canal, intento: intento, aviso: aviso, creado: creado)
+                        avisoId: id, canal: reclamo.canal, intento: intentos + 1, aviso: aviso,
+                        creado: creado)
                 }
-                .sorted { ($0.avisoId, $0.canal) < ($1.avisoId, $1.canal) }
+                .sorted { $0.avisoId < $1.avisoId }
         }
     }
 
+    static let columnasDeAviso = """
+        partido_id, identificador, titulo, cuerpo, minuto, anadido, jugador, equipo,
+        marcador_local, marcador_visitante, adjunto, creado, ejecucion_id
+        """
+
+    /// Reads `columnasDeAviso`.
     private static func aviso(_ fila: Row) -> (AvisoDeGol, Double) {
         (
             AvisoDeGol(
@@ -111,47 +113,110 @@ public struct BuzonSQLite: Sendable {
         )
     }
 
-    /// Stores outcomes; one whose lease was lost meanwhile (expired and taken by another
-    /// dispatcher) is ignored, since that dispatcher now owns the delivery.
-    /// - Returns: how many outcomes were stored.
     @discardableResult
     public func registrar(_ resultados: [ResultadoDeEntrega], arrendatario: String, ahora: Double)
         throws -> Int
     {
-        try queue.write { db in
+        guard !resultados.isEmpty else { return 0 }
+        return try queue.write { db in
             var guardados = 0
-            for resultado in resultados {
-                switch resultado.desenlace {
-                case .entregada:
-                    try db.execute(
-                        """
-                        UPDATE entrega SET estado = 'entregada', entregada_en = ?, ultimo_error = NULL,
-                            arrendatario = NULL, arrendado_hasta = NULL
-                        WHERE aviso_id = ? AND canal = ? AND arrendatario = ?
-                        """, ahora, resultado.avisoId, resultado.canal, arrendatario)
-                case .reintentar(let cuando, let error):
-                    try db.execute(
-                        """
-                        UPDATE entrega SET proximo_intento = ?, ultimo_error = ?,
-                            arrendatario = NULL, arrendado_hasta = NULL
-                        WHERE aviso_id = ? AND canal = ? AND arrendatario = ?
-                        """, cuando, error, resultado.avisoId, resultado.canal, arrendatario)
-                case .fallida(let error), .descartada(let error), .caducada(let error):
-                    try db.execute(
-                        """
-                        UPDATE entrega SET estado = ?, ultimo_error = ?,
-                            arrendatario = NULL, arrendado_hasta = NULL
-                        WHERE aviso_id = ? AND canal = ? AND arrendatario = ?
-                        """, resultado.desenlace.estado, error, resultado.avisoId, resultado.canal,
-                        arrendatario)
+            // Delivered ones: one statement per channel, whatever the batch size.
+            let entregadas = Dictionary(
+                grouping: resultados.filter { $0.desenlace == .entregada }, by: \.canal)
+            for (canal, grupo) in entregadas {
+                try db.execute(
+                    """
+                    UPDATE entrega SET estado = 'entregada', entregada_en = ?1, ultimo_error = NULL,
+                        arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1
+                    WHERE canal = ?2 AND arrendatario = ?3
+                      AND aviso_id IN (SELECT value FROM json_each(?4))
+                    """, ahora, canal, arrendatario, listaJSON(grupo.map(\.avisoId)))
+                guardados += db.changes
+            }
+            for resultado in resultados where resultado.desenlace != .entregada {
+                let proximo: Double?
+                if case .reintentar(let cuando, _) = resultado.desenlace {
+                    proximo = cuando
+                } else {
+                    proximo = nil
                 }
+                try db.execute(
+                    """
+                    UPDATE entrega SET estado = ?1, ultimo_error = ?2,
+                        proximo_intento = coalesce(?3, proximo_intento),
+                        arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1
+                    WHERE aviso_id = ?4 AND canal = ?5 AND arrendatario = ?6
+                    """, resultado.desenlace.estado.rawValue, resultado.desenlace.motivo, proximo,
+                    resultado.avisoId, resultado.canal, arrendatario)
                 guardados += db.changes
             }
             return guardados
         }
     }
 
-    /// Records whether a notice went out with its attachment, and if not, why.
+    @discardableResult
+    public func renovar(arrendatario: String, hasta: Double) throws -> Int {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE entrega SET arrendado_hasta = ?
+                WHERE arrendatario = ? AND estado = 'pendiente'
+                """, hasta, arrendatario)
+            return db.changes
+        }
+    }
+
+    @discardableResult
+    public func liberar(arrendatario: String, canal: String?, ahora: Double) throws -> Int {
+        try queue.write { db in
+            try db.execute(
+                """
+                UPDATE entrega SET arrendatario = NULL, arrendado_hasta = NULL,
+                    proximo_intento = min(proximo_intento, ?1)
+                WHERE arrendatario = ?2 AND estado = 'pendiente' AND (?3 IS NULL OR canal = ?3)
+                """, ahora, arrendatario, canal)
+            return db.changes
+        }
+    }
+
+    /// Why an orphaned banner is not shown.
+    static let motivoDeBannerHuerfano = "la terminal que miraba el partido ya no está"
+
+    @discardableResult
+    public func caducarBannersHuerfanos(ahora: Double) throws -> Int {
+        let canal = TipoDeCanal.nombreTerminal
+        let duenos = try queue.read { db in
+            try db.rows(
+                """
+                SELECT DISTINCT x.id, x.pid, x.pid_inicio, x.anfitrion
+                FROM entrega e JOIN ejecucion x ON x.id = e.ejecucion_id
+                WHERE e.canal = ? AND e.estado = 'pendiente'
+                """, canal
+            ) { fila in
+                (
+                    fila.int(0),
+                    Propietario(
+                        anfitrion: fila.optionalString(3) ?? "", pid: fila.optionalInt(1) ?? 0,
+                        inicio: fila.optionalInt(2) ?? 0)
+                )
+            }
+        }
+        // The owner is judged outside the transaction (it asks the OS); a banner whose run is
+        // taken over meanwhile is simply left for the next sweep.
+        let huerfanas = duenos.filter { !$0.1.estaVivo }.map(\.0)
+        guard !huerfanas.isEmpty else { return 0 }
+        return try queue.write { db in
+            try db.execute(
+                """
+                UPDATE entrega SET estado = 'caducada', ultimo_error = ?1, arrendatario = NULL,
+                    arrendado_hasta = NULL
+                WHERE canal = ?2 AND estado = 'pendiente'
+                  AND ejecucion_id IN (SELECT value FROM json_each(?3))
+                """, Self.motivoDeBannerHuerfano, canal, listaJSON(huerfanas))
+            return db.changes
+        }
+    }
+
     public func anotarEnriquecimiento(aviso: Int, enriquecido: Bool, motivo: String?) throws {
         try queue.write { db in
             try db.execute(
@@ -160,7 +225,6 @@ public struct BuzonSQLite: Sendable {
         }
     }
 
-    /// Puts failed deliveries back in the queue, due now, with their attempts reset.
     @discardableResult
     public func reintentarFallidas(ahora: Double) throws -> Int {
         try queue.write { db in
@@ -174,39 +238,48 @@ public struct BuzonSQLite: Sendable {
         }
     }
 
-    /// Deliveries by state (`pendiente`, `entregada`, `fallida`, `descartada`, `caducada`).
-    public func recuento() throws -> [String: Int] {
+    public func recuento() throws -> [EstadoDeEntrega: Int] {
         try queue.read { db in
-            Dictionary(
-                uniqueKeysWithValues: try db.rows(
-                    "SELECT estado, count(*) FROM entrega GROUP BY estado"
-                ) {
-                    ($0.string(0), $0.int(1))
-                })
+            var recuento = Dictionary(
+                uniqueKeysWithValues: EstadoDeEntrega.allCases.map { ($0, 0) })
+            try db.forEachRow("SELECT estado, count(*) FROM entrega GROUP BY estado") { fila in
+                if let estado = EstadoDeEntrega(rawValue: fila.string(0)) {
+                    recuento[estado] = fila.int(1)
+                }
+            }
+            return recuento
         }
     }
 
-    /// The earliest time a pending delivery for `canales` becomes due, if any.
-    public func proximoVencimiento(canales: [String]) throws -> Double? {
-        let lista = "[" + canales.map { "\"" + escaparJSON($0) + "\"" }.joined(separator: ",") + "]"
-        return try queue.read { db in
+    public func pendientesPorCanal(ejecucion: Int?) throws -> [String: Int] {
+        try queue.read { db in
+            Dictionary(
+                uniqueKeysWithValues: try db.rows(
+                    """
+                    SELECT canal, count(*) FROM entrega
+                    WHERE estado = 'pendiente' AND (?1 IS NULL OR ejecucion_id = ?1)
+                    GROUP BY canal
+                    """, ejecucion
+                ) { ($0.string(0), $0.int(1)) })
+        }
+    }
+
+    public func proximoVencimiento(canal: String) throws -> Double? {
+        try queue.read { db in
             try db.row(
                 """
                 SELECT min(max(proximo_intento, coalesce(arrendado_hasta, 0))) FROM entrega
-                WHERE estado = 'pendiente' AND canal IN (SELECT value FROM json_each(?))
-                """, lista
+                WHERE estado = 'pendiente' AND canal = ?
+                """, canal
             ) { $0.isNull(0) ? nil : $0.double(0) } ?? nil
         }
     }
 
-    /// The latest notices with the state of each of their deliveries, newest first.
     public func ultimos(limite: Int) throws -> [AvisoEnBuzon] {
         try queue.read { db in
             let avisos = try db.rows(
                 """
-                SELECT partido_id, identificador, titulo, cuerpo, minuto, anadido, jugador, equipo,
-                    marcador_local, marcador_visitante, adjunto, creado, ejecucion_id, id, enriquecido,
-                    motivo_adjunto
+                SELECT \(Self.columnasDeAviso), id, enriquecido, motivo_adjunto
                 FROM aviso ORDER BY id DESC LIMIT ?
                 """, limite
             ) { fila in
@@ -222,14 +295,14 @@ public struct BuzonSQLite: Sendable {
                     WHERE aviso_id = ? ORDER BY canal
                     """, id
                 ) {
-                    EstadoDeEntrega(
-                        canal: $0.string(0), estado: $0.string(1), intentos: $0.int(2),
-                        ultimoError: $0.optionalString(3))
+                    EntregaDeAviso(
+                        canal: $0.string(0),
+                        estado: EstadoDeEntrega(rawValue: $0.string(1)) ?? .pendiente,
+                        intentos: $0.int(2), ultimoError: $0.optionalString(3))
                 }
                 return AvisoEnBuzon(
                     id: id, aviso: datos.0, creado: datos.1, entregas: entregas,
-                    enriquecido: enriquecido,
-                    motivoDelAdjunto: motivo)
+                    enriquecido: enriquecido, motivoDelAdjunto: motivo)
             }
         }
     }
@@ -239,138 +312,56 @@ public struct BuzonSQLite: Sendable {
     public func canales() throws -> [CanalConfigurado] {
         try queue.read { db in
             try db.rows("SELECT nombre, tipo, activo, ajustes FROM canal ORDER BY nombre") {
-                CanalConfigurado(
-                    nombre: $0.string(0), tipo: $0.string(1), activo: $0.bool(2),
-                    ajustes: $0.string(3))
-            }
+                fila -> CanalConfigurado? in
+                // A type this binary does not know (written by a newer one) is left alone.
+                guard let tipo = TipoDeCanal(rawValue: fila.string(1)) else { return nil }
+                return CanalConfigurado(
+                    nombre: fila.string(0), tipo: tipo, activo: fila.bool(2),
+                    ajustes: fila.string(3))
+            }.compactMap { $0 }
         }
     }
 
-    /// Adds or replaces a channel.
-    public func guardar(_ canal: CanalConfigurado) throws {
+    public func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool {
         try queue.write { db in
+            if !reemplazar,
+                try db.scalarInt("SELECT 1 FROM canal WHERE nombre = ?", canal.nombre) != nil
+            {
+                return false
+            }
             try db.execute(
-                "INSERT OR REPLACE INTO canal (nombre, tipo, activo, ajustes) VALUES (?, ?, ?, ?)",
-                canal.nombre, canal.tipo, canal.activo, canal.ajustes)
+                """
+                INSERT INTO canal (nombre, tipo, activo, ajustes) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4
+                """, canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes)
+            return true
         }
     }
 
-    /// Removes a channel; its pending deliveries are discarded (nobody would take them).
-    /// - Returns: whether the channel existed.
     public func quitarCanal(_ nombre: String) throws -> Bool {
         try queue.write { db in
             try db.execute("DELETE FROM canal WHERE nombre = ?", nombre)
             guard db.changes == 1 else { return false }
             try db.execute(
                 """
-                UPDATE entrega SET estado = 'descartada', ultimo_error = 'canal quitado'
+                UPDATE entrega SET estado = 'descartada', ultimo_error = 'canal quitado',
+                    arrendatario = NULL, arrendado_hasta = NULL
                 WHERE canal = ? AND estado = 'pendiente'
                 """, nombre)
             return true
         }
     }
-}
 
-/// Escapes a string for a JSON string literal built by hand (channel names only).
-func escaparJSON(_ texto: String) -> String {
-    var salida = ""
-    for escalar in texto.unicodeScalars {
-        switch escalar {
-        case "\"": salida += "\\\""
-        case "\\": salida += "\\\\"
-        case let c where c.value < 0x20:
-            salida +=
-                "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
-                + String(c.value, radix: 16)
-        default: salida.unicodeScalars.append(escalar)
+    public func activarCanal(_ nombre: String, activo: Bool) throws -> Bool {
+        try queue.write { db in
+            try db.execute("UPDATE canal SET activo = ? WHERE nombre = ?", activo, nombre)
+            return db.changes == 1
         }
     }
-    return salida
 }
 
-/// A delivery a dispatcher holds the lease of.
-public struct EntregaReclamada: Sendable, Hashable {
-    public let avisoId: Int
-    public let canal: String
-    /// 1 for the first attempt.
-    public let intento: Int
-    public let aviso: AvisoDeGol
-    /// When the notice was enqueued (unix seconds).
-    public let creado: Double
-
-    public init(avisoId: Int, canal: String, intento: Int, aviso: AvisoDeGol, creado: Double) {
-        self.avisoId = avisoId
-        self.canal = canal
-        self.intento = intento
-        self.aviso = aviso
-        self.creado = creado
-    }
-}
-
-/// What happened to one delivery attempt.
-public struct ResultadoDeEntrega: Sendable, Hashable {
-    public enum Desenlace: Sendable, Hashable {
-        case entregada
-        /// Failed, to be tried again at `cuando` (unix seconds).
-        case reintentar(cuando: Double, error: String)
-        /// Failed for good (dead letter): visible in `avisos`, re-queueable.
-        case fallida(error: String)
-        /// Not published: no permission, or its channel was removed.
-        case descartada(motivo: String)
-        /// Older than the time-to-live: a late goal alert is worse than none.
-        case caducada(motivo: String)
-
-        var estado: String {
-            switch self {
-            case .entregada: "entregada"
-            case .reintentar: "pendiente"
-            case .fallida: "fallida"
-            case .descartada: "descartada"
-            case .caducada: "caducada"
-            }
-        }
-    }
-
-    public let avisoId: Int
-    public let canal: String
-    public let desenlace: Desenlace
-
-    public init(avisoId: Int, canal: String, desenlace: Desenlace) {
-        self.avisoId = avisoId
-        self.canal = canal
-        self.desenlace = desenlace
-    }
-}
-
-/// A channel as stored: its type and its settings (a JSON object).
-public struct CanalConfigurado: Sendable, Hashable {
-    public var nombre: String
-    public var tipo: String
-    public var activo: Bool
-    public var ajustes: String
-
-    public init(nombre: String, tipo: String, activo: Bool = true, ajustes: String = "{}") {
-        self.nombre = nombre
-        self.tipo = tipo
-        self.activo = activo
-        self.ajustes = ajustes
-    }
-}
-
-/// A notice with the state of its deliveries, for `marcador avisos`.
-public struct AvisoEnBuzon: Sendable, Hashable {
-    public let id: Int
-    public let aviso: AvisoDeGol
-    public let creado: Double
-    public let entregas: [EstadoDeEntrega]
-    /// `true` enriched, `false` delivered as the original, `nil` no attachment or not tried.
-    public let enriquecido: Bool?
-    public let motivoDelAdjunto: String?
-}
-
-public struct EstadoDeEntrega: Sendable, Hashable, Codable {
-    public let canal: String
-    public let estado: String
-    public let intentos: Int
-    public let ultimoError: String?
+/// `[1,2,3]`: a list of ids bound as one JSON text and read back with `json_each`, so a batch
+/// is one prepared statement whatever its size.
+func listaJSON(_ ids: [Int]) -> String {
+    "[" + ids.map(String.init).joined(separator: ",") + "]"
 }

@@ -1,3 +1,4 @@
+import Sistema
 import Synchronization
 import Torneo
 
@@ -35,31 +36,67 @@ public final class CronicaSQLite: CronicaDelPartido {
         return id
     }
 
-    public func empezar(partido: Partido, duracion: Int, msPorMinuto: Int, codigo: String) throws {
-        let id = try queue.write { db in
+    @discardableResult
+    public func empezar(partido: Partido, duracion: Int, msPorMinuto: Int, codigo: String) throws
+        -> [EjecucionAjena]
+    {
+        let (id, detenidas) = try queue.write { db -> (Int, [EjecucionAjena]) in
+            let detenidas = try EjecucionesSQLite.detenerOtras(
+                db, partido: partidoId, excepto: nil, propio: propietario)
+            // A run that follows the setting is checked against it here, under the write
+            // lock: if `ajustes duracion` changed it since the caller read it, the run starts
+            // already asked to stop, ends at minute 0 and its process starts again with the
+            // new duration, exactly as if the change had come a moment later.
+            var pedida: MotivoDeCancelacion?
+            if !duracionFija {
+                let ajuste = try PartidosSQLite.ajustes(db).duracion
+                if Duracion.segunAjuste(ajuste, conProrroga: partido.tieneProrroga) != duracion {
+                    pedida = .duracion
+                }
+            }
             try db.execute(
                 """
                 INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija, ms_por_minuto,
-                    estado, pid, pid_inicio, latido)
-                VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                    estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida)
+                VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)
                 """, partidoId, codigo, duracion, duracionFija, msPorMinuto, propietario.pid,
-                propietario.inicio)
-            return db.lastInsertedRowID
+                propietario.inicio, propietario.anfitrion, pedida?.rawValue)
+            return (db.lastInsertedRowID, detenidas)
         }
         ejecucionId.withLock { $0 = id }
+        return detenidas
     }
 
-    public func reanudar(_ ejecucion: EjecucionGuardada) throws {
-        try queue.write { db in
+    @discardableResult
+    public func reanudar(_ ejecucion: EjecucionGuardada) throws -> [EjecucionAjena] {
+        let detenidas = try queue.write { db -> [EjecucionAjena] in
+            // Still resumable now that we hold the lock: the latest run of its match, and
+            // cancelled, or playing for a process that is gone.
+            guard
+                let actual = try db.row(
+                    "SELECT \(EjecucionesSQLite.columnas) FROM ejecucion e WHERE e.id = ?",
+                    ejecucion.id, map: { EjecucionesSQLite.ejecucion($0) }),
+                try db.scalarInt(
+                    "SELECT max(id) FROM ejecucion WHERE partido_id = ?", actual.partidoId)
+                    == actual.id
+            else { throw FalloDeEjecucion.noReanudable }
+            switch actual.estadoDelPartido {
+            case .cancelado, .interrumpido: break
+            default: throw FalloDeEjecucion.noReanudable
+            }
+            let detenidas = try EjecucionesSQLite.detenerOtras(
+                db, partido: actual.partidoId, excepto: actual.id, propio: propietario)
             try db.execute(
                 """
-                UPDATE ejecucion SET estado = 'en_juego', pid = ?, pid_inicio = ?,
+                UPDATE ejecucion SET estado = 'en_juego', pid = ?, pid_inicio = ?, anfitrion = ?,
                     cancelacion_pedida = NULL, acabada = NULL,
                     latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                 WHERE id = ?
-                """, propietario.pid, propietario.inicio, ejecucion.id)
+                """, propietario.pid, propietario.inicio, propietario.anfitrion, ejecucion.id)
+            return detenidas
         }
         ejecucionId.withLock { $0 = ejecucion.id }
+        return detenidas
     }
 
     public func registrar(
@@ -88,25 +125,35 @@ public final class CronicaSQLite: CronicaDelPartido {
     public func golAMano(_ lado: Lado) throws -> Marcador {
         let id = idActual()
         return try queue.write { db in
-            try EjecucionesSQLite.sumarGolAMano(db, ejecucion: id, lado: lado)
+            try EjecucionesSQLite.cambiarGolAMano(db, ejecucion: id, lado: lado, delta: 1)
             return try Self.golesAMano(db, id)
         }
     }
 
-    public func terminar(minuto: Int) throws { try acabar(en: "terminado", minuto: minuto) }
+    public func terminar(minuto: Int) throws -> Bool {
+        let id = idActual()
+        return try queue.write { db in
+            // A stop request that arrived after the last minute still wins: the run is
+            // cancelled, never "finished" alongside the run that replaced it.
+            try db.execute(
+                """
+                UPDATE ejecucion SET estado = 'terminado', minuto = ?,
+                    acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+                """, minuto, id)
+            return db.changes == 1
+        }
+    }
 
-    public func cancelar(minuto: Int) throws { try acabar(en: "cancelado", minuto: minuto) }
-
-    /// Ends the run in its final state (`terminado` or `cancelado`) at `minuto`.
-    private func acabar(en estado: String, minuto: Int) throws {
+    public func cancelar(minuto: Int) throws {
         let id = idActual()
         try queue.write { db in
             try db.execute(
                 """
-                UPDATE ejecucion SET estado = ?, minuto = ?,
+                UPDATE ejecucion SET estado = 'cancelado', minuto = ?,
                     acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                WHERE id = ?
-                """, estado, minuto, id)
+                WHERE id = ? AND estado = 'en_juego'
+                """, minuto, id)
         }
     }
 

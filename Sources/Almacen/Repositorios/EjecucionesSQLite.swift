@@ -1,8 +1,9 @@
+import Sistema
 import Torneo
 
-/// Runs as the other processes see them: the latest run of each match, manual goals, and the
-/// requests that stop a run played elsewhere.
-public struct EjecucionesSQLite: Sendable {
+/// Runs on SQLite as every process sees them: the latest run of each match, manual goals, and
+/// the requests that stop a run played elsewhere.
+public struct EjecucionesSQLite: Ejecuciones {
     public let queue: DatabaseQueue
 
     public init(_ queue: DatabaseQueue) { self.queue = queue }
@@ -10,13 +11,17 @@ public struct EjecucionesSQLite: Sendable {
     static let columnas = """
         e.id, e.partido_id, e.codigo, e.duracion, e.duracion_fija, e.ms_por_minuto, e.estado,
         e.minuto, e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante,
-        e.ultimo_aviso, e.pid, e.pid_inicio
+        e.ultimo_aviso, e.pid, e.pid_inicio, e.anfitrion
         """
 
     /// Reads a run from `columnas` starting at `desde`; asks the OS whether its owner lives.
     static func ejecucion(_ fila: Row, desde i: Int = 0) -> EjecucionGuardada {
         let pid = fila.optionalInt(i + 13)
-        let propietario = pid.map { Propietario(pid: $0, inicio: fila.optionalInt(i + 14) ?? 0) }
+        let propietario = pid.map {
+            Propietario(
+                anfitrion: fila.optionalString(i + 15) ?? "", pid: $0,
+                inicio: fila.optionalInt(i + 14) ?? 0)
+        }
         let estado = EjecucionGuardada.Estado(rawValue: fila.string(i + 6)) ?? .cancelado
         return EjecucionGuardada(
             id: fila.int(i), partidoId: fila.int(i + 1), codigo: fila.string(i + 2),
@@ -29,7 +34,14 @@ public struct EjecucionesSQLite: Sendable {
             pid: pid)
     }
 
-    /// The latest run of a match, if it was ever played or given a manual goal.
+    public func cronica(
+        partido: Int, duracionFija: Bool, canalesPropios: [String], propietario: Propietario
+    ) -> any CronicaDelPartido {
+        CronicaSQLite(
+            queue, partidoId: partido, duracionFija: duracionFija, canalesPropios: canalesPropios,
+            propietario: propietario)
+    }
+
     public func ultima(partido: Int) throws -> EjecucionGuardada? {
         try queue.read { db in
             try db.row(
@@ -39,7 +51,6 @@ public struct EjecucionesSQLite: Sendable {
         }
     }
 
-    /// One run by id.
     public func ejecucion(id: Int) throws -> EjecucionGuardada? {
         try queue.read { db in
             try db.row("SELECT \(Self.columnas) FROM ejecucion e WHERE e.id = ?", id) {
@@ -48,7 +59,6 @@ public struct EjecucionesSQLite: Sendable {
         }
     }
 
-    /// Why someone asked run `id` to stop, if they did.
     public func cancelacionPedida(ejecucion id: Int) throws -> MotivoDeCancelacion? {
         try queue.read { db in
             try db.scalarString("SELECT cancelacion_pedida FROM ejecucion WHERE id = ?", id)
@@ -56,98 +66,98 @@ public struct EjecucionesSQLite: Sendable {
         }
     }
 
-    /// Asks every live run of `partido` owned by another process to stop because a new `jugar`
-    /// replaces it; returns the processes to wake.
-    public func pedirReemplazo(partido: Int, propio: Propietario = .actual) throws
-        -> [EjecucionAjena]
-    {
-        try pedir(
-            .reemplazo, donde: "e.partido_id = ?", [partido], propio: propio)
-    }
-
-    /// Asks every live run that follows the duration setting and would now last a different
-    /// time to stop, so its process starts again with `duracion` (90 means 120 for a match
-    /// with extra time). Returns the processes to wake.
-    public func pedirCambioDeDuracion(_ duracion: Int, propio: Propietario = .actual) throws
-        -> [EjecucionAjena]
-    {
-        try pedir(
-            .duracion,
-            donde: """
-                e.duracion_fija = 0
-                AND e.duracion <> (CASE WHEN p.prorroga = 1 AND ?1 = 90 THEN 120 ELSE ?1 END)
-                """, [duracion], propio: propio)
-    }
-
-    private func pedir(
-        _ motivo: MotivoDeCancelacion, donde: String, _ argumentos: [any DatabaseValueConvertible],
-        propio: Propietario
+    /// Inside the caller's write transaction: asks every live run of `partido` (but `excepto`)
+    /// whose owner is another, still living process to stop because a new run replaces it.
+    /// A run whose process died is left as it is («Interrumpido»): nobody plays it.
+    static func detenerOtras(
+        _ db: Database, partido: Int, excepto: Int?, propio: Propietario
     ) throws -> [EjecucionAjena] {
+        let candidatas = try db.rows(
+            """
+            SELECT id, pid, pid_inicio, anfitrion FROM ejecucion
+            WHERE partido_id = ?1 AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+              AND (?2 IS NULL OR id <> ?2)
+            """, partido, excepto, map: candidata)
+        return try pedir(db, .reemplazo, candidatas, propio: propio)
+    }
+
+    private static func candidata(_ fila: Row) -> (Int, Propietario) {
+        (
+            fila.int(0),
+            Propietario(
+                anfitrion: fila.optionalString(3) ?? "", pid: fila.optionalInt(1) ?? 0,
+                inicio: fila.optionalInt(2) ?? 0)
+        )
+    }
+
+    private static func pedir(
+        _ db: Database, _ motivo: MotivoDeCancelacion, _ candidatas: [(Int, Propietario)],
+        propio: Propietario?
+    ) throws -> [EjecucionAjena] {
+        var pedidas: [EjecucionAjena] = []
+        for (id, propietario) in candidatas where propietario != propio && propietario.estaVivo {
+            try db.execute(
+                "UPDATE ejecucion SET cancelacion_pedida = ? WHERE id = ?", motivo.rawValue, id)
+            pedidas.append(EjecucionAjena(id: id, propietario: propietario))
+        }
+        return pedidas
+    }
+
+    public func cambiarDuracion(_ ajuste: Int, propietario: Propietario) throws
+        -> [EjecucionAjena]
+    {
         try queue.write { db in
+            try db.execute(
+                "INSERT OR REPLACE INTO ajuste (clave, valor) VALUES (?, ?)",
+                PartidosSQLite.Clave.duracion, String(ajuste))
             let candidatas = try db.rows(
                 """
-                SELECT e.id, e.pid, e.pid_inicio FROM ejecucion e JOIN partido p ON p.id = e.partido_id
-                WHERE e.estado = 'en_juego' AND e.cancelacion_pedida IS NULL AND \(donde)
-                """, arguments: argumentos
-            ) { fila in
-                (
-                    fila.int(0),
-                    Propietario(pid: fila.optionalInt(1) ?? 0, inicio: fila.optionalInt(2) ?? 0)
-                )
-            }
-            var avisar: [EjecucionAjena] = []
-            for (id, propietario) in candidatas where propietario != propio && propietario.estaVivo
-            {
-                try db.execute(
-                    "UPDATE ejecucion SET cancelacion_pedida = ? WHERE id = ?", motivo.rawValue, id)
-                avisar.append(EjecucionAjena(id: id, propietario: propietario))
-            }
-            return avisar
+                SELECT e.id, e.pid, e.pid_inicio, e.anfitrion, e.duracion, p.prorroga
+                FROM ejecucion e JOIN partido p ON p.id = e.partido_id
+                WHERE e.estado = 'en_juego' AND e.cancelacion_pedida IS NULL
+                  AND e.duracion_fija = 0
+                """
+            ) { fila in (Self.candidata(fila), fila.int(4), fila.bool(5)) }
+            let afectadas =
+                candidatas
+                .filter { $0.1 != Duracion.segunAjuste(ajuste, conProrroga: $0.2) }
+                .map(\.0)
+            return try Self.pedir(db, .duracion, afectadas, propio: nil)
         }
     }
 
-    /// A manual goal for the latest run of `partido` (a new, unstarted run if it has none).
-    /// - Returns: the run with the goal added.
-    public func golAMano(partido: Int, lado: Lado, duracion: Int, codigo: String) throws
-        -> EjecucionGuardada
+    public func golAMano(partido: Int, lado: Lado, quitar: Bool, duracion: Int, codigo: String)
+        throws -> EjecucionGuardada?
     {
-        try queue.write { db in
+        try queue.write { db -> EjecucionGuardada? in
             var id = try db.scalarInt(
                 "SELECT id FROM ejecucion WHERE partido_id = ? ORDER BY id DESC LIMIT 1", partido)
             if id == nil {
+                if quitar { return nil }
                 try db.execute(
                     "INSERT INTO ejecucion (partido_id, codigo, duracion, estado) VALUES (?, ?, ?, 'sin_empezar')",
                     partido, codigo, duracion)
                 id = db.lastInsertedRowID
             }
-            try Self.sumarGolAMano(db, ejecucion: id!, lado: lado)
+            guard
+                try Self.cambiarGolAMano(db, ejecucion: id!, lado: lado, delta: quitar ? -1 : 1)
+            else { return nil }
             return try db.row("SELECT \(Self.columnas) FROM ejecucion e WHERE e.id = ?", id!) {
                 Self.ejecucion($0)
-            }!
+            }
         }
     }
 
-    static func sumarGolAMano(_ db: Database, ejecucion id: Int, lado: Lado) throws {
-        switch lado {
-        case .local:
-            try db.execute("UPDATE ejecucion SET mano_local = mano_local + 1 WHERE id = ?", id)
-        case .visitante:
-            try db.execute(
-                "UPDATE ejecucion SET mano_visitante = mano_visitante + 1 WHERE id = ?", id)
-        }
+    /// Adds `delta` manual goals to `lado`; an undo never goes below zero.
+    /// - Returns: whether anything changed.
+    @discardableResult
+    static func cambiarGolAMano(_ db: Database, ejecucion id: Int, lado: Lado, delta: Int) throws
+        -> Bool
+    {
+        let columna = lado == .local ? "mano_local" : "mano_visitante"
+        try db.execute(
+            "UPDATE ejecucion SET \(columna) = \(columna) + ?1 WHERE id = ?2 AND \(columna) + ?1 >= 0",
+            delta, id)
+        return db.changes == 1
     }
-}
-
-/// Why another process asked a run to stop.
-public enum MotivoDeCancelacion: String, Sendable {
-    /// A new `jugar` of the same match started (`.task(id:)` across processes).
-    case reemplazo
-    /// `ajustes duracion` changed the duration the run follows: it starts again with it.
-    case duracion
-}
-
-/// A run played by another process, which this one asked to stop.
-public struct EjecucionAjena: Sendable, Hashable {
-    public let id: Int
-    public let propietario: Propietario
 }

@@ -149,8 +149,7 @@ extension PartidosSQLite {
                     id: fila.int(0), local: fila.string(1), visitante: fila.string(2),
                     competicion: fila.optionalString(3), estado: .sinEmpezar, minuto: 0,
                     goles: .cero, golesAMano: .cero,
-                    duracion: Partido.duracionPorDefecto(
-                        ajuste: duracionPorDefecto, tieneProrroga: prorroga))
+                    duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: prorroga))
                 if fila.bool(5) {
                     let ejecucion = EjecucionesSQLite.ejecucion(fila, desde: 6)
                     resumen.estado = ejecucion.estadoDelPartido

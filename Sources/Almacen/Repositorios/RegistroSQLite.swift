@@ -1,10 +1,5 @@
+import Sistema
 import Torneo
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The log: each line goes to stderr when it happens and into `registro` with its time.
 public struct RegistroSQLite: Registro {
@@ -18,11 +13,23 @@ public struct RegistroSQLite: Registro {
     }
 
     public func anotar(_ linea: String, partido: Int?) {
-        if eco { escribirEnStderr(linea + "\n") }
+        anotar(lineas: [(linea, partido)])
+    }
+
+    /// Several lines in one transaction: a dispatcher writing a batch of notices pays one
+    /// commit, not one per line.
+    /// Lines are made safe first (DESIGN §9): a name with a newline or an escape sequence can
+    /// neither forge a log line nor drive the terminal that reads the log.
+    public func anotar(lineas: [(String, Int?)]) {
+        guard !lineas.isEmpty else { return }
+        let lineas = lineas.map { (TextoSeguro.limpio($0.0), $0.1) }
+        if eco { escribirEnStderr(lineas.map { $0.0 + "\n" }.joined()) }
         do {
             try queue.write { db in
-                try db.execute(
-                    "INSERT INTO registro (partido_id, linea) VALUES (?, ?)", partido, linea)
+                for (linea, partido) in lineas {
+                    try db.execute(
+                        "INSERT INTO registro (partido_id, linea) VALUES (?, ?)", partido, linea)
+                }
             }
         } catch {
             if eco { escribirEnStderr("no se pudo guardar en el registro: \(error)\n") }
@@ -56,24 +63,4 @@ public struct LineaDeRegistro: Sendable, Hashable, Codable {
     public var momento: String
     public var partidoId: Int?
     public var linea: String
-}
-
-/// Writes straight to file descriptor 2, unbuffered, so log lines interleave correctly with the
-/// status line on stdout.
-public func escribirEnStderr(_ texto: String) {
-    escribirEnDescriptor(2, texto)
-}
-
-/// Writes all of `texto` to `descriptor`, retrying short writes; gives up silently on a closed
-/// pipe (the reader left: nothing useful can be done).
-public func escribirEnDescriptor(_ descriptor: Int32, _ texto: String) {
-    var bytes = Array(texto.utf8)
-    var escritos = 0
-    while escritos < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { buffer in
-            write(descriptor, buffer.baseAddress! + escritos, buffer.count - escritos)
-        }
-        if n <= 0 { return }
-        escritos += n
-    }
 }

@@ -16,20 +16,31 @@ public struct Enriquecedor: Sendable {
     public let carpeta: String
     /// Files older than this are removed: no delivery can still need them.
     public var vida: Double
+    /// Attachments that ship inside the binary (`semilla:gol.gif`): name → bytes.
+    let incrustados: @Sendable (String) -> [UInt8]?
 
-    public init(plazo: Double = 30, carpeta: String, vida: Double = 600) {
+    public init(
+        plazo: Double = 30, carpeta: String, vida: Double = 600,
+        incrustados: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
+    ) {
         self.plazo = plazo
         self.carpeta = carpeta
         self.vida = vida
+        self.incrustados = incrustados
     }
 
-    /// `$XDG_CACHE_HOME/marcador/adjuntos`, else `~/.cache/marcador/adjuntos`.
-    public static func carpetaPorDefecto(entorno: [String: String]) -> String {
+    /// `$XDG_CACHE_HOME/marcador/adjuntos`, else `~/.cache/marcador/adjuntos`; `nil` with
+    /// neither variable (no shared folder such as /tmp is ever used instead).
+    public static func carpetaPorDefecto(entorno: [String: String]) -> String? {
         if let cache = entorno["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             return cache + "/marcador/adjuntos"
         }
-        return (entorno["HOME"] ?? "/tmp") + "/.cache/marcador/adjuntos"
+        guard let casa = entorno["HOME"], casa.hasPrefix("/") else { return nil }
+        return casa + "/.cache/marcador/adjuntos"
     }
+
+    /// The scheme of attachments compiled into the binary.
+    public static let esquemaIncrustado = "semilla"
 
     public struct Descargado: Sendable, Hashable {
         public let ruta: String
@@ -57,6 +68,10 @@ public struct Enriquecedor: Sendable {
                 guard (200..<300).contains(respuesta.codigo) else {
                     return .original(motivo: "adjunto descartado: HTTP \(respuesta.codigo)")
                 }
+                if respuesta.cortado, let tipo = TipoDeAdjunto.detectar(respuesta.cuerpo) {
+                    return .original(
+                        motivo: "adjunto descartado: pasa de \(tipo.limite / 1_048_576) MB")
+                }
                 contenido = respuesta.cuerpo
             } catch let fallo as FalloHTTP {
                 switch fallo {
@@ -64,15 +79,11 @@ public struct Enriquecedor: Sendable {
                     return .original(
                         motivo:
                             "adjunto descartado: tiempo agotado tras \(formatoSegundos(plazo)) s")
-                case .demasiadoGrande(let limite):
-                    return .original(motivo: "adjunto descartado: pasa de \(limite / 1_048_576) MB")
-                case .demasiadasRedirecciones:
-                    return .original(motivo: "adjunto descartado: demasiadas redirecciones")
-                case .conexion(let motivo):
-                    return .original(motivo: "adjunto descartado: \(motivo)")
+                default:
+                    return .original(motivo: "adjunto descartado: \(fallo)")
                 }
             } catch {
-                return .original(motivo: "adjunto descartado: \(error)")
+                return .original(motivo: "adjunto descartado: cancelado")
             }
         case "file":
             switch leerLocal(String(url.dropFirst("file://".count))) {
@@ -80,10 +91,17 @@ public struct Enriquecedor: Sendable {
             case .failure(let motivo):
                 return .original(motivo: "adjunto descartado: \(motivo.texto)")
             }
+        case Self.esquemaIncrustado:
+            let nombre = String(url.dropFirst(Self.esquemaIncrustado.count + 1))
+            guard let bytes = incrustados(nombre) else {
+                return .original(
+                    motivo: "adjunto descartado: no existe «\(TextoSeguro.limpio(url))»")
+            }
+            contenido = bytes
         default:
             return .original(
                 motivo:
-                    "adjunto descartado: esquema no permitido «\(esquema)» (solo http, https y file)"
+                    "adjunto descartado: esquema no permitido «\(TextoSeguro.limpio(esquema))» (solo http, https y file)"
             )
         }
         guard let tipo = TipoDeAdjunto.detectar(contenido) else {
@@ -96,7 +114,9 @@ public struct Enriquecedor: Sendable {
         limpiarViejos()
         let ruta = carpeta + "/\(Self.hash(clave)).\(tipo.sufijo)"
         guard guardar(contenido, en: ruta) else {
-            return .original(motivo: "adjunto descartado: no se pudo guardar en «\(carpeta)»")
+            return .original(
+                motivo: "adjunto descartado: no se pudo guardar en «\(TextoSeguro.limpio(carpeta))»"
+            )
         }
         return .enriquecido(Descargado(ruta: ruta, tipo: tipo, bytes: contenido.count))
     }
@@ -108,17 +128,17 @@ public struct Enriquecedor: Sendable {
     private func leerLocal(_ ruta: String) -> Result<[UInt8], MotivoLocal> {
         var info = stat()
         guard stat(ruta, &info) == 0 else {
-            return .failure(MotivoLocal(texto: "no existe «\(ruta)»"))
+            return .failure(MotivoLocal(texto: "no existe «\(TextoSeguro.limpio(ruta))»"))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(MotivoLocal(texto: "«\(ruta)» no es un fichero"))
+            return .failure(MotivoLocal(texto: "«\(TextoSeguro.limpio(ruta))» no es un fichero"))
         }
         guard Int(info.st_size) <= TipoDeAdjunto.limiteMaximo else {
             return .failure(
                 MotivoLocal(texto: "pasa de \(TipoDeAdjunto.limiteMaximo / 1_048_576) MB"))
         }
         guard let fichero = fopen(ruta, "rb") else {
-            return .failure(MotivoLocal(texto: "no se puede leer «\(ruta)»"))
+            return .failure(MotivoLocal(texto: "no se puede leer «\(TextoSeguro.limpio(ruta))»"))
         }
         defer { fclose(fichero) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
@@ -126,21 +146,35 @@ public struct Enriquecedor: Sendable {
         return .success(Array(bytes.prefix(leidos)))
     }
 
+    /// Writes a private copy: a fresh temporary file (never through a symlink) renamed into
+    /// place, in a folder that is really a folder of ours.
     private func guardar(_ bytes: [UInt8], en ruta: String) -> Bool {
         crearCarpeta()
-        let descriptor = open(ruta, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var info = stat()
+        guard lstat(carpeta, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR,
+            info.st_uid == getuid()
+        else { return false }
+        let temporal = ruta + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
         fchmod(descriptor, 0o600)
         var escritos = 0
+        var bien = true
         while escritos < bytes.count {
             let n = bytes.withUnsafeBytes {
                 write(descriptor, $0.baseAddress! + escritos, $0.count - escritos)
             }
-            if n <= 0 { return false }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                bien = false
+                break
+            }
             escritos += n
         }
-        return true
+        if close(descriptor) != 0 { bien = false }
+        if bien && rename(temporal, ruta) == 0 { return true }
+        unlink(temporal)
+        return false
     }
 
     private func crearCarpeta() {
@@ -163,7 +197,7 @@ public struct Enriquecedor: Sendable {
             guard nombre != ".", nombre != ".." else { continue }
             var info = stat()
             let ruta = carpeta + "/" + nombre
-            if stat(ruta, &info) == 0, info.st_mtim.tv_sec < limite { unlink(ruta) }
+            if lstat(ruta, &info) == 0, info.st_mtim.tv_sec < limite { unlink(ruta) }
         }
     }
 

@@ -89,29 +89,77 @@ public struct CanalAPNs: Notificador {
             "la notificación no cabe en 4096 bytes ni sin cuerpo", reintentable: false)
     }
 
-    /// `partido-1-gol-90+3-Cheryshev.apns`, with anything unsafe in a file name replaced.
+    /// `partido-1-gol-90+3-Cheryshev.apns`, with anything unsafe in a file name replaced and a
+    /// long identifier shortened with a hash of it (a file name has 255 bytes at most).
     public static func nombreDeFichero(_ aviso: AvisoDeGol) -> String {
-        let seguro = aviso.identificador.map { c -> Character in
-            c.isLetter || c.isNumber || c == "-" || c == "+" || c == "_" ? c : "_"
+        var seguro = String(
+            aviso.identificador.map { c -> Character in
+                c.isLetter || c.isNumber || c == "-" || c == "+" || c == "_" ? c : "_"
+            })
+        if seguro.utf8.count > 120 {
+            var hash: UInt64 = 14_695_981_039_346_656_037
+            for byte in aviso.identificador.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211
+            }
+            var corto = ""
+            for caracter in seguro where corto.utf8.count + caracter.utf8.count <= 100 {
+                corto.append(caracter)
+            }
+            seguro = corto + "-" + String(hash, radix: 16)
         }
-        return "partido-\(aviso.partidoId)-\(String(seguro)).apns"
+        return "partido-\(aviso.partidoId)-\(seguro).apns"
     }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
         let bytes = try Self.carga(aviso, bundle: bundle)
         let destino = directorio + "/" + Self.nombreDeFichero(aviso)
-        let temporal = destino + ".tmp-\(getpid())"
-        guard let fichero = fopen(temporal, "wx") else {
+        let temporal = destino + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // Private (the payload names the user's matches), created fresh, never through a
+        // symlink; the rename replaces the old file atomically (and never follows a link).
+        let descriptor = open(temporal, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
             throw FalloDeEntrega(
-                "no se puede escribir en «\(directorio)»: \(String(cString: strerror(errno)))",
+                "no se puede escribir en «\(TextoSeguro.limpio(directorio))»: \(errorDelSistema(errno))",
                 reintentable: true)
         }
-        let escritos = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, fichero) }
-        let cerrado = fclose(fichero) == 0
-        guard escritos == bytes.count, cerrado, rename(temporal, destino) == 0 else {
-            let motivo = String(cString: strerror(errno))
+        fchmod(descriptor, 0o600)
+        var escritos = 0
+        var fallo: Int32 = 0
+        while escritos < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                write(descriptor, $0.baseAddress! + escritos, $0.count - escritos)
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                fallo = errno
+                break
+            }
+            escritos += n
+        }
+        if fallo == 0 && fsync(descriptor) != 0 { fallo = errno }
+        if close(descriptor) != 0 && fallo == 0 { fallo = errno }
+        if fallo == 0 && rename(temporal, destino) != 0 { fallo = errno }
+        guard fallo == 0 else {
             unlink(temporal)
-            throw FalloDeEntrega("no se pudo guardar «\(destino)»: \(motivo)", reintentable: true)
+            throw FalloDeEntrega(
+                "no se pudo guardar «\(TextoSeguro.limpio(destino))»: \(errorDelSistema(fallo))",
+                reintentable: true)
         }
     }
+}
+
+/// An OS error in Spanish, with the system's own words after it for a search.
+func errorDelSistema(_ codigo: Int32) -> String {
+    let explicacion: String
+    switch codigo {
+    case ENOSPC, EDQUOT: explicacion = "no queda espacio en el disco"
+    case EACCES, EPERM: explicacion = "no hay permiso"
+    case ENOENT: explicacion = "no existe la carpeta"
+    case EROFS: explicacion = "el sistema de ficheros es de solo lectura"
+    case ENAMETOOLONG: explicacion = "el nombre es demasiado largo"
+    case ELOOP: explicacion = "es un enlace simbólico"
+    case ENOTDIR: explicacion = "no es una carpeta"
+    default: explicacion = "error del sistema"
+    }
+    return "\(explicacion) (\(String(cString: strerror(codigo))))"
 }

@@ -63,7 +63,8 @@ public struct CanalEscritorio: Notificador {
             guard resultado.codigo == 0 else {
                 let detalle = resultado.error.trimmingCharacters(in: " \n")
                 throw FalloDeEntrega(
-                    "notify-send terminó con \(resultado.codigo): \(detalle)", reintentable: true)
+                    "notify-send terminó con \(resultado.codigo): \(TextoSeguro.limpio(detalle))",
+                    reintentable: true)
             }
         } catch Subproceso.Fallo.tiempoAgotado {
             throw FalloDeEntrega("notify-send no respondió en \(Int(limite)) s", reintentable: true)

@@ -3,14 +3,25 @@ import Torneo
 /// The log channel: the lesson's «notificación «¡Gol!» enviada: Luis, minuto 35» line, written
 /// to stderr and kept in the `registro` table.
 public struct CanalRegistro: Notificador {
-    public let canal = "registro"
+    public let canal: String
     let registro: any Registro
 
-    public init(registro: any Registro) { self.registro = registro }
+    public init(canal: String = TipoDeCanal.registro.rawValue, registro: any Registro) {
+        self.canal = canal
+        self.registro = registro
+    }
+
+    static func linea(_ aviso: AvisoDeGol) -> String {
+        "notificación «\(aviso.titulo)» enviada: \(aviso.jugador), minuto \(aviso.minuto)"
+    }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
-        registro.anotar(
-            "notificación «\(aviso.titulo)» enviada: \(aviso.jugador), minuto \(aviso.minuto)",
-            partido: aviso.partidoId)
+        registro.anotar(Self.linea(aviso), partido: aviso.partidoId)
+    }
+
+    /// A batch's lines in one write: one commit instead of one per notice.
+    public func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
+        registro.anotar(lineas: avisos.map { (Self.linea($0), $0.partidoId) })
+        return Array(repeating: nil, count: avisos.count)
     }
 }

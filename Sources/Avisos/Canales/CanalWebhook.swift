@@ -80,36 +80,43 @@ public struct CanalWebhook: Notificador {
     }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
-        let peticion = try peticion(aviso)
         let respuesta: RespuestaHTTP
         do {
-            respuesta = try await ClienteHTTP.enviar(peticion)
+            respuesta = try await ClienteHTTP.enviar(try peticion(aviso))
         } catch let fallo as FalloHTTP {
-            if case .demasiadoGrande = fallo { return }  // the receiver accepted and said a lot
+            // No answer at all (timeout, reset): the receiver may or may not have it; the
+            // same Idempotency-Key makes the retry safe.
             throw FalloDeEntrega("\(fallo)", reintentable: true)
         }
+        try Self.juzgar(respuesta)
+    }
+
+    /// Outcomes only on evidence (DESIGN §8): the status line decides, whatever the body's size
+    /// (a body past the read limit is cut, never taken as an answer of its own).
+    static func juzgar(_ respuesta: RespuestaHTTP) throws {
         switch respuesta.codigo {
         case 200..<300:
             return
-        case 408, 429, 500..<600:
+        case 408, 429, 500..<600, 0:
             throw FalloDeEntrega(
-                "HTTP \(respuesta.codigo)", reintentable: true,
-                reintentarTras: respuesta.reintentarTras)
+                describir(respuesta), reintentable: true, reintentarTras: respuesta.reintentarTras)
         default:
-            throw FalloDeEntrega("HTTP \(respuesta.codigo)", reintentable: false)
+            throw FalloDeEntrega(describir(respuesta), reintentable: false)
         }
+    }
+
+    /// `HTTP 503: <the start of the body>`, with the peer's text made safe to print.
+    static func describir(_ respuesta: RespuestaHTTP) -> String {
+        guard respuesta.codigo != 0 else { return "respuesta sin código de estado" }
+        let texto = String(decoding: respuesta.cuerpo.prefix(120), as: UTF8.self)
+            .split(whereSeparator: \.isNewline).joined(separator: " ")
+            .trimmingCharacters(in: " \t")
+        guard !texto.isEmpty else { return "HTTP \(respuesta.codigo)" }
+        let corto = texto.count > 80 ? String(texto.prefix(80)) + "…" : texto
+        return "HTTP \(respuesta.codigo): \(TextoSeguro.limpio(corto))"
     }
 
     /// The URL as it may be shown: scheme, host and port only, since paths, queries and user
     /// info often carry the secret token.
-    public static func urlVisible(_ url: String) -> String {
-        let partes = url.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
-        guard partes.count == 2 else { return "***" }
-        let resto = partes[1]
-        let autoridad = resto.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let anfitrion = autoridad.split(separator: "@").last.map(String.init) ?? ""
-        let conUsuario = autoridad.contains("@") ? "***@" : ""
-        let tieneMas = resto.count > autoridad.count
-        return partes[0] + "://" + conUsuario + anfitrion + (tieneMas ? "/***" : "")
-    }
+    public static func urlVisible(_ url: String) -> String { DireccionWeb.visible(url) }
 }

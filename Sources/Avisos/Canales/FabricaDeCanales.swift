@@ -1,4 +1,3 @@
-import Almacen
 import FoundationEssentials
 import Torneo
 
@@ -36,66 +35,65 @@ public struct AjustesDeCanal: Codable, Sendable, Hashable {
 
 /// Builds the channel implementations from what is stored.
 public enum FabricaDeCanales {
-    public static let tipos = ["registro", "escritorio", "webhook", "apns"]
-
     /// The channel for `configurado`, or why it cannot work on this machine.
     public static func crear(
         _ configurado: CanalConfigurado, entorno: [String: String], registro: any Registro
     ) -> Result<any Notificador, FalloDeCanal> {
         let ajustes = AjustesDeCanal.leer(configurado.ajustes)
+        let nombre = configurado.nombre
+        func fallo(_ motivo: String) -> Result<any Notificador, FalloDeCanal> {
+            .failure(FalloDeCanal(canal: nombre, motivo: motivo))
+        }
         switch configurado.tipo {
-        case "registro":
-            return .success(CanalRegistro(registro: registro))
-        case "escritorio":
+        case .registro:
+            return .success(CanalRegistro(canal: nombre, registro: registro))
+        case .escritorio:
             if let motivo = CanalEscritorio.indisponibilidad(entorno: entorno) {
-                return .failure(FalloDeCanal(canal: configurado.nombre, motivo: motivo))
+                return fallo(motivo)
             }
             return .success(
-                CanalEscritorio(
-                    canal: configurado.nombre, entorno: entorno, limite: ajustes.limite ?? 10))
-        case "webhook":
-            guard let url = ajustes.url else {
-                return .failure(FalloDeCanal(canal: configurado.nombre, motivo: "no tiene URL"))
+                CanalEscritorio(canal: nombre, entorno: entorno, limite: ajustes.limite ?? 10))
+        case .webhook:
+            guard let url = ajustes.url else { return fallo("no tiene URL") }
+            do {
+                _ = try DireccionWeb(url)
+            } catch {
+                return fallo("la URL \(error.mensaje)")
             }
             return .success(
                 CanalWebhook(
-                    canal: configurado.nombre, url: url, limite: ajustes.limite ?? 10,
+                    canal: nombre, url: url, limite: ajustes.limite ?? 10,
                     ntfy: ajustes.ntfy ?? false))
-        case "apns":
-            guard let directorio = ajustes.directorio else {
-                return .failure(
-                    FalloDeCanal(canal: configurado.nombre, motivo: "no tiene directorio"))
-            }
+        case .apns:
+            guard let directorio = ajustes.directorio else { return fallo("no tiene directorio") }
             if !existeFichero(directorio) {
-                return .failure(
-                    FalloDeCanal(
-                        canal: configurado.nombre, motivo: "el directorio «\(directorio)» no existe"
-                    ))
+                return fallo("el directorio «\(TextoSeguro.limpio(directorio))» no existe")
             }
             return .success(
-                CanalAPNs(canal: configurado.nombre, directorio: directorio, bundle: ajustes.bundle)
-            )
-        default:
-            return .failure(
-                FalloDeCanal(
-                    canal: configurado.nombre, motivo: "tipo desconocido «\(configurado.tipo)»"))
+                CanalAPNs(canal: nombre, directorio: directorio, bundle: ajustes.bundle))
         }
     }
 
     /// Every active stored channel that works here, and the reasons of those that do not.
     public static func activos(
-        _ buzon: BuzonSQLite, entorno: [String: String], registro: any Registro
-    ) throws -> (canales: [any Notificador], fallos: [FalloDeCanal]) {
-        var canales: [any Notificador] = []
+        _ configurados: [CanalConfigurado], entorno: [String: String], registro: any Registro
+    ) -> (canales: [CanalActivo], fallos: [FalloDeCanal]) {
+        var canales: [CanalActivo] = []
         var fallos: [FalloDeCanal] = []
-        for configurado in try buzon.canales() where configurado.activo {
+        for configurado in configurados where configurado.activo {
             switch crear(configurado, entorno: entorno, registro: registro) {
-            case .success(let canal): canales.append(canal)
+            case .success(let canal):
+                canales.append(CanalActivo(notificador: canal, firma: configurado.firma))
             case .failure(let fallo): fallos.append(fallo)
             }
         }
         return (canales, fallos)
     }
+}
+
+extension CanalConfigurado {
+    /// What identifies this configuration: a lane is rebuilt when it changes (a new URL).
+    public var firma: String { "\(tipo.rawValue) \(ajustes)" }
 }
 
 /// A channel that cannot work on this machine, and why.

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -28,21 +29,53 @@ enum Subproceso {
         return false
     }
 
+    /// Runs `programa` with `argumentos`; cancelling the task kills it at once.
     static func ejecutar(_ programa: String, _ argumentos: [String], limite: Double) async throws
         -> Resultado
     {
-        try await withCheckedThrowingContinuation { continuacion in
-            DispatchQueue.global().async {
-                continuacion.resume(
-                    with: Result { try ejecutarYa(programa, argumentos, limite: limite) })
+        let hijo = Hijo()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuacion in
+                DispatchQueue.global().async {
+                    continuacion.resume(
+                        with: Result {
+                            try ejecutarYa(programa, argumentos, limite: limite, hijo: hijo)
+                        })
+                }
             }
+        } onCancel: {
+            hijo.matar()
         }
     }
 
-    private static func ejecutarYa(_ programa: String, _ argumentos: [String], limite: Double)
-        throws
-        -> Resultado
-    {
+    /// The child's pid, shared with the cancellation handler, which may run on any thread.
+    final class Hijo: Sendable {
+        private let estado = Mutex<(pid: pid_t, cancelado: Bool)>((0, false))
+
+        /// Records the pid; returns `false` (and kills it) when the task was already cancelled.
+        func nacer(_ pid: pid_t) -> Bool {
+            estado.withLock { estado in
+                estado.pid = pid
+                if estado.cancelado { kill(pid, SIGKILL) }
+                return !estado.cancelado
+            }
+        }
+
+        func morir() { estado.withLock { $0.pid = 0 } }
+
+        func matar() {
+            estado.withLock { estado in
+                estado.cancelado = true
+                if estado.pid > 0 { kill(estado.pid, SIGKILL) }
+            }
+        }
+
+        var cancelado: Bool { estado.withLock { $0.cancelado } }
+    }
+
+    private static func ejecutarYa(
+        _ programa: String, _ argumentos: [String], limite: Double, hijo: Hijo
+    ) throws -> Resultado {
         var salida: [Int32] = [0, 0]
         var error: [Int32] = [0, 0]
         guard pipe(&salida) == 0, pipe(&error) == 0 else { throw Fallo.noArranca("pipe") }
@@ -66,6 +99,7 @@ enum Subproceso {
             close(error[0])
         }
         guard codigo == 0 else { throw Fallo.noArranca(String(cString: strerror(codigo))) }
+        _ = hijo.nacer(pid)
         // A watchdog kills the helper if it hangs (a D-Bus call can wait 25 s by default).
         let vigilante = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + limite, execute: vigilante)
@@ -73,7 +107,9 @@ enum Subproceso {
         let textoError = leerTodo(error[0])
         var estado: Int32 = 0
         while waitpid(pid, &estado, 0) == -1 && errno == EINTR {}
+        hijo.morir()
         vigilante.cancel()
+        if hijo.cancelado { throw CancellationError() }
         if (estado & 0x7f) != 0 { throw Fallo.tiempoAgotado }
         return Resultado(codigo: (estado >> 8) & 0xff, salida: textoSalida, error: textoError)
     }

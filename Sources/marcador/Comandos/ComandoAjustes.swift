@@ -1,4 +1,6 @@
 import Almacen
+import Motor
+import Sistema
 import Torneo
 
 #if canImport(Glibc)
@@ -51,8 +53,8 @@ struct ComandoAjustes: Comando {
         let valor = posicionales[1]
         switch clave {
         case "duracion":
-            guard let minutos = Int(valor), Ajustes.duracionesValidas.contains(minutos) else {
-                throw .uso("Indica una duración de 60 o 90 minutos, no «\(valor)».")
+            guard let minutos = Int(valor), Duracion.ajustables.contains(minutos) else {
+                throw .uso(Duracion.ajusteNoValido(TextoSeguro.limpio(valor)))
             }
             cambio = .duracion(minutos)
         case "ms-por-minuto":
@@ -87,16 +89,17 @@ struct ComandoAjustes: Comando {
         }
         switch cambio {
         case .duracion(let minutos):
-            ajustes.duracion = minutos
-            try repositorio.guardar(ajustes)
+            // The setting and the stop requests are one transaction: a `jugar` starting at
+            // the same moment either sees the new duration or is stopped and starts again.
+            let afectadas = try ControlDeEjecuciones.cambiarDuracion(
+                minutos, en: EjecucionesSQLite(queue), propietario: .actual,
+                despertar: { $0.propietario.despertar() })
             contexto.terminal.linea("Duración: \(minutos) minutos.")
-            let afectadas = try EjecucionesSQLite(queue).pedirCambioDeDuracion(minutos)
-            for afectada in afectadas { kill(pid_t(afectada.propietario.pid), SIGUSR1) }
-            if !afectadas.isEmpty {
+            if afectadas > 0 {
                 contexto.terminal.linea(
-                    afectadas.count == 1
+                    afectadas == 1
                         ? "Un partido en juego vuelve a empezar con la nueva duración."
-                        : "\(afectadas.count) partidos en juego vuelven a empezar con la nueva duración."
+                        : "\(afectadas) partidos en juego vuelven a empezar con la nueva duración."
                 )
             }
         case .msPorMinuto(let ms):

@@ -1,5 +1,6 @@
 import Almacen
 import Avisos
+import Sistema
 import Torneo
 
 #if canImport(Glibc)
@@ -32,6 +33,9 @@ struct ComandoAvisos: Comando {
         .conValor(
             "--arriendo", "SEGUNDOS",
             ayuda: "Cuánto tiempo es suyo un aviso reclamado por este proceso (por defecto, 60)."),
+        .bandera("--ntfy", ayuda: "El webhook habla como ntfy (título y adjunto en cabeceras)."),
+        .bandera(
+            "--reemplazar", ayuda: "Al añadir un canal, reemplaza el que tenga el mismo nombre."),
     ]
     static let detalles: String? = """
         Acciones:
@@ -54,7 +58,7 @@ struct ComandoAvisos: Comando {
         case permiso(Bool)
         case silencio(Bool)
         case listarCanales
-        case anadirCanal(tipo: String)
+        case anadirCanal(tipo: TipoDeCanal)
         case quitarCanal(String)
         case enviar
         case vigilar
@@ -92,12 +96,12 @@ struct ComandoAvisos: Comando {
             case nil: accion = .listarCanales
             case "añadir", "anadir":
                 try exigir(3, "canales añadir TIPO [--nombre N] [--url URL] [--directorio DIR]")
-                guard FabricaDeCanales.tipos.contains(p[2]) else {
+                guard let tipo = TipoDeCanal(rawValue: p[2]) else {
                     throw .uso(
-                        "Tipo de canal desconocido «\(p[2])». Tipos: "
-                            + FabricaDeCanales.tipos.joined(separator: ", ") + ".")
+                        "Tipo de canal desconocido «\(TextoSeguro.limpio(p[2]))». Tipos: "
+                            + TipoDeCanal.lista + ".")
                 }
-                accion = .anadirCanal(tipo: p[2])
+                accion = .anadirCanal(tipo: tipo)
             case "quitar":
                 try exigir(3, "canales quitar NOMBRE")
                 accion = .quitarCanal(p[2])
@@ -120,7 +124,9 @@ struct ComandoAvisos: Comando {
         }
         let deCanal = ["--nombre", "--url", "--directorio", "--bundle", "--limite"]
         if case .anadirCanal = accion {
-        } else if let opcion = deCanal.first(where: { argumentos.valor($0) != nil }) {
+        } else if let opcion = deCanal.first(where: { argumentos.valor($0) != nil })
+            ?? ["--ntfy", "--reemplazar"].first(where: { argumentos.tiene($0) })
+        {
             throw .uso("\(opcion) solo vale con «marcador avisos canales añadir».")
         }
         if argumentos.valor("--arriendo") != nil && accion != .enviar && accion != .vigilar {
@@ -178,99 +184,143 @@ struct ComandoAvisos: Comando {
             + "caducadas: \(resumen.caducadas)."
     }
 
-    private func despachador(_ queue: DatabaseQueue, _ contexto: Contexto) throws -> Despachador {
-        let registro = RegistroSQLite(queue)
-        let (canales, fallos) = try FabricaDeCanales.activos(
-            BuzonSQLite(queue), entorno: contexto.entorno, registro: registro)
-        for fallo in fallos {
-            escribirEnStderr(
-                "marcador: canal \(fallo.canal) no disponible aquí: \(fallo.motivo).\n")
-        }
+    private func configuracion() throws -> Despachador.Configuracion {
         var configuracion = Despachador.Configuracion()
         if let texto = argumentos.valor("--arriendo") {
-            guard let arriendo = Double(texto), arriendo > 0, arriendo <= 86_400 else {
-                throw Fallo.uso("--arriendo va de 0 a 86400 segundos, no «\(texto)».")
+            guard let arriendo = Double(texto), arriendo >= 1, arriendo <= 86_400 else {
+                throw Fallo.uso(
+                    "--arriendo va de 1 a 86400 segundos, no «\(TextoSeguro.limpio(texto))».")
             }
             configuracion.arriendo = arriendo
         }
+        return configuracion
+    }
+
+    /// The channels that work here; those that do not are reported once per change.
+    private func canalesActivos(
+        _ buzon: BuzonSQLite, _ contexto: Contexto, registro: any Registro,
+        avisados: inout Set<String>
+    ) throws -> [CanalActivo] {
+        let (canales, fallos) = FabricaDeCanales.activos(
+            try buzon.canales(), entorno: contexto.entorno, registro: registro)
+        for fallo in fallos where avisados.insert("\(fallo.canal) \(fallo.motivo)").inserted {
+            escribirEnStderr(
+                "marcador: canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí: \(fallo.motivo).\n"
+            )
+        }
+        return canales
+    }
+
+    private func despachador(_ queue: DatabaseQueue, _ contexto: Contexto) throws -> Despachador {
+        let registro = RegistroSQLite(queue)
+        let buzon = BuzonSQLite(queue)
+        var avisados = Set<String>()
+        let canales = try canalesActivos(buzon, contexto, registro: registro, avisados: &avisados)
         let repositorio = PartidosSQLite(queue)
-        let enriquecedor = Enriquecedor(
-            plazo: try repositorio.ajustes().plazoDeAdjuntos,
-            carpeta: Enriquecedor.carpetaPorDefecto(entorno: contexto.entorno),
-            vida: configuracion.caducidad)
+        let configuracion = try configuracion()
         return Despachador(
-            buzon: BuzonSQLite(queue), canales: canales, registro: registro,
-            configuracion: configuracion, enriquecedor: enriquecedor,
+            buzon: buzon, canales: canales, registro: registro, configuracion: configuracion,
+            enriquecedor: try Enriquecedores.crear(repositorio, entorno: contexto.entorno),
             permitido: { try repositorio.ajustes().avisosPermitidos == true })
     }
 
-    /// Keeps draining until SIGINT or SIGTERM; a delivery in progress finishes first.
+    /// Keeps delivering until SIGINT, SIGTERM or SIGHUP, which end it within the tick (what is
+    /// in flight is abandoned and its lease given back). Channels added, removed or changed
+    /// meanwhile are served from the next poll.
     private func vigilar(_ queue: DatabaseQueue, _ contexto: Contexto) async throws
         -> CodigoDeSalida
     {
+        let registro = RegistroSQLite(queue)
+        let buzon = BuzonSQLite(queue)
+        var avisados = Set<String>()
         let despachador = try despachador(queue, contexto)
-        let senales = Senales.escuchar([SIGINT, SIGTERM])
-        let bucle = Task {
-            var total = ResumenDeEnvio()
+        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
+        let salida = SalidaPorSenal()
+        let sondeo = despachador.configuracion.sondeo
+        let bucle = Task { @MainActor in
+            despachador.arrancar()
+            var configurados = try buzon.canales()
+            var vueltas = 0
             while !Task.isCancelled {
-                let resumen = try await despachador.enviarPendientes()
-                total.entregadas += resumen.entregadas
-                total.reintentos += resumen.reintentos
-                total.fallidas += resumen.fallidas
-                total.descartadas += resumen.descartadas
-                total.caducadas += resumen.caducadas
-                try? await Task.sleep(for: .milliseconds(200))
+                try? await Task.sleep(for: sondeo)
+                if Task.isCancelled { break }
+                // Live configuration: a changed channel table is applied within one poll.
+                let ahora = try buzon.canales()
+                if ahora != configurados {
+                    configurados = ahora
+                    await despachador.actualizar(
+                        canales: try canalesActivos(
+                            buzon, contexto, registro: registro, avisados: &avisados))
+                }
+                vueltas += 1
+                if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: segundosUnix()) }
             }
-            return total
         }
-        var recibida: Int32?
         let vigia = Task { @MainActor in
             for await numero in senales {
-                recibida = numero
+                salida.recibir(numero)
                 bucle.cancel()
                 return
             }
         }
+        defer { vigia.cancel() }
         contexto.terminal.linea("Vigilando la cola de avisos; Ctrl-C para terminar.")
-        let total = try await bucle.value
-        vigia.cancel()
+        let fallo: (any Error)?
+        switch await bucle.result {
+        case .success: fallo = nil
+        case .failure(let error): fallo = error
+        }
+        let total = await despachador.detener(plazo: .zero)
+        if let fallo { throw fallo }
         contexto.terminal.linea(Self.texto(total))
-        return recibida == SIGTERM ? .terminado : .interrumpido
+        return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
     }
 
-    private func anadirCanal(_ tipo: String, _ buzon: BuzonSQLite, _ contexto: Contexto) throws
-        -> CodigoDeSalida
+    private func anadirCanal(_ tipo: TipoDeCanal, _ buzon: BuzonSQLite, _ contexto: Contexto)
+        throws -> CodigoDeSalida
     {
-        let nombre = argumentos.valor("--nombre") ?? tipo
-        guard !nombre.isEmpty, nombre != BuzonSQLite.canalTerminal else {
-            throw Fallo.uso("«\(nombre)» no vale como nombre de canal.")
+        let nombre = argumentos.valor("--nombre") ?? tipo.rawValue
+        guard !nombre.isEmpty, nombre.count <= 64, !TextoSeguro.tieneControl(nombre),
+            nombre != TipoDeCanal.nombreTerminal
+        else {
+            throw Fallo.uso(
+                "«\(TextoSeguro.limpio(nombre))» no vale como nombre de canal "
+                    + "(de 1 a 64 caracteres, sin caracteres de control; «terminal» está reservado)."
+            )
         }
         var ajustes = AjustesDeCanal()
         if let limite = argumentos.valor("--limite") {
             guard let segundos = Double(limite), segundos > 0, segundos <= 300 else {
-                throw Fallo.uso("--limite va de 0 a 300 segundos, no «\(limite)».")
+                throw Fallo.uso(
+                    "--limite va de más de 0 a 300 segundos, no «\(TextoSeguro.limpio(limite))».")
             }
             ajustes.limite = segundos
         }
         switch tipo {
-        case "webhook":
+        case .webhook:
             guard let url = argumentos.valor("--url") else {
                 throw Fallo.uso("Un canal webhook necesita --url URL.")
             }
-            guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.count > 8 else {
-                throw Fallo.uso("La URL del webhook debe empezar por http:// o https://.")
+            do {
+                _ = try DireccionWeb(url)
+            } catch {
+                throw Fallo.uso(
+                    "La URL del webhook \(error.mensaje): «\(DireccionWeb.visible(url))».")
             }
             ajustes.url = url
             if argumentos.tiene("--ntfy") { ajustes.ntfy = true }
-        case "apns":
+        case .apns:
             guard let directorio = argumentos.valor("--directorio") else {
                 throw Fallo.uso("Un canal apns necesita --directorio DIR.")
             }
             ajustes.directorio =
                 directorio.hasPrefix("/") ? directorio : directorioActual() + "/" + directorio
             ajustes.bundle = argumentos.valor("--bundle")
-        default:
+        case .registro, .escritorio:
             break
+        }
+        if tipo != .webhook && argumentos.tiene("--ntfy") {
+            throw Fallo.uso("--ntfy solo vale para un canal webhook.")
         }
         let configurado = CanalConfigurado(nombre: nombre, tipo: tipo, ajustes: ajustes.json)
         if case .failure(let fallo) = FabricaDeCanales.crear(
@@ -278,11 +328,19 @@ struct ComandoAvisos: Comando {
             registro: RegistroSQLite(buzon.queue, eco: false))
         {
             throw Fallo(
-                mensaje: "El canal \(tipo) no está disponible en esta máquina: \(fallo.motivo).",
+                mensaje:
+                    "El canal \(tipo.rawValue) no está disponible en esta máquina: \(fallo.motivo).",
                 codigo: .canalNoDisponible)
         }
-        try buzon.guardar(configurado)
-        contexto.terminal.linea("Canal «\(nombre)» (\(tipo)) añadido.")
+        let reemplazar = argumentos.tiene("--reemplazar")
+        guard try buzon.guardar(configurado, reemplazar: reemplazar) else {
+            throw Fallo.uso(
+                "Ya hay un canal llamado «\(TextoSeguro.limpio(nombre))». Elige otro --nombre, "
+                    + "o añade --reemplazar para sustituirlo.")
+        }
+        contexto.terminal.linea(
+            "Canal «\(TextoSeguro.limpio(nombre))» (\(tipo.rawValue)) "
+                + (reemplazar ? "guardado." : "añadido."))
         return .ok
     }
 
@@ -309,7 +367,7 @@ struct ComandoAvisos: Comando {
             var motivo: String?
             if case .failure(let fallo) = creado { motivo = fallo.motivo }
             return CanalJSON(
-                nombre: canal.nombre, tipo: canal.tipo, activo: canal.activo,
+                nombre: canal.nombre, tipo: canal.tipo.rawValue, activo: canal.activo,
                 disponible: motivo == nil,
                 motivo: motivo, ajustes: Self.ajustesVisibles(canal))
         }
@@ -345,7 +403,7 @@ struct ComandoAvisos: Comando {
             var identificador: String
             var titulo: String
             var cuerpo: String
-            var entregas: [EstadoDeEntrega]
+            var entregas: [EntregaDeAviso]
             /// `enriquecido`, `original` or absent (no attachment, or not tried yet).
             var adjunto: String?
             var motivoDelAdjunto: String?
@@ -357,8 +415,6 @@ struct ComandoAvisos: Comando {
         var ultimos: [AvisoJSON]
     }
 
-    private static let estados = ["pendiente", "entregada", "fallida", "descartada", "caducada"]
-
     private func mostrarEstado(
         _ repositorio: PartidosSQLite, _ buzon: BuzonSQLite, _ contexto: Contexto
     )
@@ -367,13 +423,14 @@ struct ComandoAvisos: Comando {
         let ajustes = try repositorio.ajustes()
         let limite = try argumentos.entero("--ultimos") ?? 10
         guard limite >= 0 else { throw Fallo.uso("--ultimos debe ser 0 o más, no \(limite).") }
-        var recuento = try buzon.recuento()
-        for estado in Self.estados where recuento[estado] == nil { recuento[estado] = 0 }
+        let recuento = try buzon.recuento()
         let ultimos = try buzon.ultimos(limite: limite)
         if contexto.json {
             let documento = EstadoJSON(
                 permiso: ajustes.avisosPermitidos == true, silencio: ajustes.sinAvisosEnPrimerPlano,
-                canales: try canalesJSON(buzon, contexto), entregas: recuento,
+                canales: try canalesJSON(buzon, contexto),
+                entregas: Dictionary(
+                    uniqueKeysWithValues: recuento.map { ($0.key.rawValue, $0.value) }),
                 ultimos: ultimos.map {
                     EstadoJSON.AvisoJSON(
                         id: $0.id, partido: $0.aviso.partidoId,
@@ -392,14 +449,10 @@ struct ComandoAvisos: Comando {
         terminal.linea(
             "Silencio en primer plano: " + (ajustes.sinAvisosEnPrimerPlano ? "sí" : "no"))
         terminal.linea("\nCanales:\n" + (try tablaDeCanales(buzon, contexto)))
-        let plural = [
-            "pendiente": "pendientes", "entregada": "entregadas", "fallida": "fallidas",
-            "descartada": "descartadas", "caducada": "caducadas",
-        ]
         terminal.linea(
             "\nEntregas: "
-                + Self.estados.map { "\(recuento[$0] ?? 0) \(plural[$0]!)" }.joined(separator: ", ")
-        )
+                + EstadoDeEntrega.allCases.map { "\(recuento[$0] ?? 0) \($0.plural)" }
+                .joined(separator: ", "))
         guard !ultimos.isEmpty else {
             terminal.linea("\nTodavía no hay avisos.")
             return
@@ -409,8 +462,8 @@ struct ComandoAvisos: Comando {
             aLaDerecha: [0, 1])
         for aviso in ultimos {
             let entregas = aviso.entregas.map { entrega in
-                var texto = "\(entrega.canal): \(entrega.estado)"
-                if let error = entrega.ultimoError, entrega.estado != "entregada" {
+                var texto = "\(entrega.canal): \(entrega.estado.rawValue)"
+                if let error = entrega.ultimoError, entrega.estado != .entregada {
                     texto += " (\(error))"
                 }
                 return texto

@@ -30,8 +30,11 @@ struct ComandoGolAMano: Comando {
         let repositorio = PartidosSQLite(queue)
         let partido = try repositorio.partidoExistente(id)
         let duracion = partido.duracionPorDefecto(ajuste: try repositorio.ajustes().duracion)
-        let ejecucion = try EjecucionesSQLite(queue).golAMano(
-            partido: id, lado: lado, duracion: duracion, codigo: PartidoEnVivo.codigoAleatorio())
+        guard
+            let ejecucion = try EjecucionesSQLite(queue).golAMano(
+                partido: id, lado: lado, quitar: false, duracion: duracion,
+                codigo: PartidoEnVivo.codigoAleatorio())
+        else { return .ok }
         let marcador = ejecucion.goles + ejecucion.golesAMano
         contexto.terminal.linea(
             "Gol a mano de \(partido.equipo(lado).nombre): "

@@ -1,5 +1,6 @@
 import Almacen
 import Importador
+import Sistema
 import Torneo
 
 #if canImport(Glibc)

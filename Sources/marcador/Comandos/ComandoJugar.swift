@@ -79,93 +79,91 @@ struct ComandoJugar: Comando {
         let repositorio = PartidosSQLite(queue)
         let partido = try repositorio.partidoExistente(id)
         if let duracion, !partido.duracionesPermitidas.contains(duracion) {
-            throw Fallo.uso(Self.duracionNoValida(duracion, conProrroga: false))
+            throw Fallo.uso(Duracion.noValida(String(duracion), conProrroga: false))
         }
+        let pantalla = Pantalla(terminal: contexto.terminal)
+        let registro = RegistroEnPantalla(base: RegistroSQLite(queue), pantalla: pantalla)
+        let control = ControlDeEjecuciones(
+            ejecuciones: EjecucionesSQLite(queue),
+            duracionAjustada: { try repositorio.ajustes().duracion },
+            propietario: .actual, registro: registro, despertar: { $0.propietario.despertar() })
+        let guardada = reanudar ? try ejecucionReanudable(control) : nil
         let ajustes = try preguntarPermisoSiHaceFalta(repositorio, contexto)
         if partido.eventos.isEmpty {
             contexto.terminal.linea(
                 "Este partido no tiene goles en su guion: se juega sin ninguno.")
         }
-        let ejecuciones = EjecucionesSQLite(queue)
-        var guardada = reanudar ? try ejecucionReanudable(ejecuciones) : nil
-
-        let control = ControlDeJugar(ejecuciones: ejecuciones)
-        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGUSR1])
-        let vigia = Task { @MainActor in
-            for await numero in senales { control.recibir(numero) }
-        }
-        defer { vigia.cancel() }
-
-        if guardada == nil {
-            try await reemplazarOtrasEjecuciones(ejecuciones)
-        }
-        let pantalla = Pantalla(terminal: contexto.terminal)
-        let registro = RegistroEnPantalla(base: RegistroSQLite(queue), pantalla: pantalla)
         let enPrimerPlano = !(silencio || ajustes.sinAvisosEnPrimerPlano)
         let reparto = try RepartoEnProceso(
             queue: queue, registro: registro, entorno: contexto.entorno, pantalla: pantalla,
             conBanner: enPrimerPlano)
-        defer { reparto.cerrar() }
-        let ms = msPorMinuto ?? guardada?.msPorMinuto ?? ajustes.msPorMinuto
-        var duracionActual =
-            guardada?.duracion ?? duracion ?? partido.duracionPorDefecto(ajuste: ajustes.duracion)
-        let duracionFija = duracion != nil || guardada?.duracionFija == true
+        let dibujo = DibujoDelPartido(pantalla: pantalla)
+        control.alEmpezar = { _, cronica in reparto.atender(ejecucion: cronica.ejecucion) }
+        control.alCambiar = { modelo, cambio in
+            dibujo.dibujar(modelo, cambio)
+            if case .gol = cambio { reparto.despertar() }
+        }
+        control.alRelanzar = { minutos in
+            pantalla.cerrarEstado()
+            pantalla.linea("La duración cambió a \(minutos) minutos: el partido vuelve a empezar.")
+        }
+        let peticion = ControlDeEjecuciones.Peticion(
+            partido: partido, duracion: duracion,
+            msPorMinuto: msPorMinuto ?? ajustes.msPorMinuto, reanudar: guardada,
+            canalesPropios: enPrimerPlano ? [TipoDeCanal.nombreTerminal] : [])
 
-        while true {
-            if control.senal != nil { return control.codigoDeSalida }
-            let cronica = CronicaSQLite(
-                queue, partidoId: id, duracionFija: duracionFija,
-                canalesPropios: enPrimerPlano ? [BuzonSQLite.canalTerminal] : [])
-            let modelo = PartidoEnVivo(
-                partido: partido, msPorMinuto: ms, cronica: cronica, registro: registro)
-            let dibujo = DibujoDelPartido(modelo: modelo, pantalla: pantalla)
-            modelo.alCambiar = { cambio in
-                dibujo.dibujar(cambio)
-                switch cambio {
-                case .inicio: reparto.atender(ejecucion: cronica.ejecucion)
-                case .gol: reparto.despertar()
-                default: break
+        // Signals become task cancellation: the match logs CANCELADO, the lanes abandon their
+        // transfers, and the process leaves within the tick, whatever a channel is doing.
+        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1])
+        let salida = SalidaPorSenal()
+        let partidoEnJuego = Task { @MainActor in try await control.jugar(peticion) }
+        let vigia = Task { @MainActor in
+            for await numero in senales {
+                if numero == SIGUSR1 {
+                    control.revisarParada()
+                } else {
+                    salida.recibir(numero)
+                    partidoEnJuego.cancel()
                 }
             }
-            control.cronica = cronica
-            let aReanudar = guardada
-            let tarea = Task { @MainActor in
-                if let aReanudar { return try await modelo.reanudar(aReanudar) }
-                return try await modelo.jugar(duracion: duracionActual)
-            }
-            control.tarea = tarea
-            let fin = try await tarea.value
-            control.tarea = nil
-            let motivo =
-                control.senal == nil
-                ? try cronica.ejecucion.flatMap { try ejecuciones.cancelacionPedida(ejecucion: $0) }
-                : nil
-            if case .cancelado = fin, motivo == .duracion {
-                // `.task(id:)`: the same process plays a new run; its dispatcher goes on.
-                pantalla.cerrarEstado()
-                duracionActual = partido.duracionPorDefecto(
-                    ajuste: try repositorio.ajustes().duracion)
-                guardada = nil
-                pantalla.linea(
-                    "La duración cambió a \(duracionActual) minutos: el partido vuelve a empezar.")
-                continue
-            }
-            // After Ctrl-C or SIGTERM the process leaves within the tick: whatever the in-process
-            // dispatcher had not delivered stays leased or queued for `avisos enviar/vigilar`.
-            if control.senal == nil { await reparto.terminarPendientes() }
-            pantalla.cerrarEstado()
-            guard case .cancelado(let minuto) = fin else {
-                pantalla.linea(
-                    "Partido terminado: \(dibujo.resultado) (\(modelo.duracion) minutos).")
-                return .ok
-            }
-            if control.senal != nil {
-                pantalla.linea("Cancelado en el minuto \(minuto): \(dibujo.resultado).")
-                return control.codigoDeSalida
-            }
+        }
+        defer { vigia.cancel() }
+        let desenlace: ControlDeEjecuciones.Desenlace
+        do {
+            desenlace = try await partidoEnJuego.value
+        } catch ControlDeEjecuciones.FalloDeReanudacion.tomadaPorOtro {
+            await reparto.despachador.detener(plazo: .zero)
+            throw Fallo.uso(
+                "Otro proceso ha reanudado o reemplazado el partido \(id) mientras tanto.")
+        }
+        let ultima = control.ejecucionUltima
+        // The final whistle: deliveries still in flight get half a second (none after a
+        // signal), then their leases go back to the queue for the next dispatcher.
+        let final = Task { @MainActor in
+            await reparto.terminar(
+                plazo: salida.senal == nil ? .milliseconds(500) : .zero, ejecucion: ultima)
+        }
+        salida.alRecibir = { final.cancel() }
+        let pendientes = await final.value
+        for (canal, cuantos) in pendientes.sorted(by: { $0.key < $1.key }) {
+            registro.anotar(
+                Textos.cuenta(cuantos, "aviso pendiente", "avisos pendientes")
+                    + " para «\(TextoSeguro.limpio(canal))»: `marcador avisos enviar`",
+                partido: id)
+        }
+        pantalla.cerrarEstado()
+        let resultado = dibujo.resultado
+        switch desenlace {
+        case .terminado:
+            pantalla.linea("Partido terminado: \(resultado) (\(dibujo.duracion) minutos).")
+            return salida.senal.map(CodigoDeSalida.porSenal) ?? .ok
+        case .cancelado(let minuto):
+            pantalla.linea("Cancelado en el minuto \(minuto): \(resultado).")
+            return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
+        case .reemplazado(let minuto):
             pantalla.linea(
                 "Cancelado en el minuto \(minuto): otro «marcador jugar \(id)» lo juega ahora.")
-            return .ok
+            return salida.senal.map(CodigoDeSalida.porSenal) ?? .ok
         }
     }
 
@@ -191,79 +189,83 @@ struct ComandoJugar: Comando {
 
     /// `--reanudar` continues a run whose process died or that was cancelled; anything else is
     /// refused with what to do instead.
-    private func ejecucionReanudable(_ ejecuciones: EjecucionesSQLite) throws -> EjecucionGuardada {
-        guard let ultima = try ejecuciones.ultima(partido: id), ultima.estado != .sinEmpezar else {
+    private func ejecucionReanudable(_ control: ControlDeEjecuciones) throws -> EjecucionGuardada {
+        do {
+            return try control.reanudable(partido: id)
+        } catch ControlDeEjecuciones.FalloDeReanudacion.sinEmpezar {
             throw Fallo.uso(
                 "El partido \(id) no ha empezado: no hay nada que reanudar. Júgalo con «marcador jugar \(id)»."
             )
-        }
-        switch ultima.estadoDelPartido {
-        case .interrumpido, .cancelado:
-            return ultima
-        case .enJuego:
+        } catch ControlDeEjecuciones.FalloDeReanudacion.enJuego(let pid) {
             throw Fallo.uso(
-                "El partido \(id) se está jugando en otro proceso (pid \(ultima.pid ?? 0)); "
+                "El partido \(id) se está jugando en otro proceso (pid \(pid ?? 0)); "
                     + "«marcador jugar \(id)» lo reemplaza y empieza de cero.")
-        default:
+        } catch is ControlDeEjecuciones.FalloDeReanudacion {
             throw Fallo.uso(
                 "El partido \(id) ya terminó: no hay nada que reanudar. «marcador jugar \(id)» lo juega de nuevo."
             )
         }
     }
+}
 
-    /// `.task(id:)` across processes: another live run of this match is asked to stop (in the
-    /// database, then woken with SIGUSR1) and given a moment to log its CANCELADO first.
-    private func reemplazarOtrasEjecuciones(_ ejecuciones: EjecucionesSQLite) async throws {
-        let otras = try ejecuciones.pedirReemplazo(partido: id)
-        for otra in otras { kill(pid_t(otra.propietario.pid), SIGUSR1) }
-        let limite = ContinuousClock.now + .seconds(3)
-        for otra in otras {
-            while ContinuousClock.now < limite {
-                let estado = try ejecuciones.ejecucion(id: otra.id)
-                if estado?.estado != .enJuego || estado?.propietarioVivo == false { break }
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-        }
+/// The first SIGINT, SIGTERM or SIGHUP received, and who to tell (the final drain).
+@MainActor
+final class SalidaPorSenal {
+    private(set) var senal: Int32?
+    var alRecibir: (() -> Void)? {
+        didSet { if senal != nil { alRecibir?() } }
+    }
+
+    func recibir(_ numero: Int32) {
+        if senal == nil { senal = numero }
+        alRecibir?()
     }
 }
 
 /// Turns the model's changes into screen output: goal lines, the status line, notices.
 @MainActor
 final class DibujoDelPartido {
-    let modelo: PartidoEnVivo
     let pantalla: Pantalla
     private var ultimoAvisoMostrado = "ninguno"
+    private var modelo: PartidoEnVivo?
 
-    init(modelo: PartidoEnVivo, pantalla: Pantalla) {
-        self.modelo = modelo
-        self.pantalla = pantalla
-        ultimoAvisoMostrado = modelo.ultimoAviso
-    }
+    init(pantalla: Pantalla) { self.pantalla = pantalla }
 
+    /// `Rayo FC 3-2 Toros` for the match drawn last.
     var resultado: String {
-        "\(modelo.partido.local.nombre) \(modelo.marcador) \(modelo.partido.visitante.nombre)"
+        guard let modelo else { return "" }
+        return
+            "\(nombre(modelo.partido.local)) \(modelo.marcador) \(nombre(modelo.partido.visitante))"
     }
 
-    func dibujar(_ cambio: PartidoEnVivo.Cambio) {
+    var duracion: Int { modelo?.duracion ?? 0 }
+
+    private func nombre(_ equipo: Equipo) -> String { TextoSeguro.limpio(equipo.nombre) }
+
+    func dibujar(_ modelo: PartidoEnVivo, _ cambio: PartidoEnVivo.Cambio) {
+        self.modelo = modelo
         let terminal = pantalla.terminal
+        let local = nombre(modelo.partido.local)
+        let visitante = nombre(modelo.partido.visitante)
         switch cambio {
         case .gol(let aviso):
-            let marcador =
-                "\(modelo.partido.local.nombre) \(aviso.marcador) \(modelo.partido.visitante.nombre)"
-            pantalla.linea(terminal.resaltar("Gol: \(aviso.cuerpo).", .negrita) + " \(marcador)")
+            pantalla.linea(
+                terminal.resaltar("Gol: \(TextoSeguro.limpio(aviso.cuerpo)).", .negrita)
+                    + " \(local) \(aviso.marcador) \(visitante)")
         case .minuto:
             let nuevo = modelo.ultimoAviso != ultimoAvisoMostrado ? modelo.ultimoAviso : nil
             ultimoAvisoMostrado = modelo.ultimoAviso
-            let estado = terminal.resaltar(modelo.estado.texto, .verde)
             pantalla.estado(
-                "\(estado)  minuto \(modelo.minuto)  \(resultado)  · último aviso: \(modelo.ultimoAviso)",
+                LineaDeEstado(
+                    estado: modelo.estado.texto, minuto: modelo.minuto, local: local,
+                    visitante: visitante, marcador: modelo.marcador.description,
+                    ultimoAviso: modelo.ultimoAviso),
                 avisoNuevo: nuevo)
         case .inicio:
             ultimoAvisoMostrado = modelo.ultimoAviso
             pantalla.linea(
-                "\(modelo.partido.local.nombre) – \(modelo.partido.visitante.nombre): "
-                    + "\(modelo.duracion) minutos, desde el minuto \(modelo.minuto) "
-                    + "(\(modelo.identificador)).")
+                "\(local) – \(visitante): \(modelo.duracion) minutos, desde el minuto "
+                    + "\(modelo.minuto) (\(modelo.identificador)).")
         case .fin:
             break
         }

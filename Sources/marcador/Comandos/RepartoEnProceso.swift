@@ -2,73 +2,69 @@ import Almacen
 import Avisos
 import Torneo
 
-/// The dispatcher that runs inside `jugar`: woken after each minute with goals, so a notice
-/// reaches every channel within the same tick, and drained once more before the process ends.
+/// The dispatcher that runs inside `jugar`: its lanes are woken after each minute with goals,
+/// so a notice reaches every channel within the same tick, each channel at its own pace.
 @MainActor
 final class RepartoEnProceso {
     let despachador: Despachador
-    private let despertador: AsyncStream<Void>.Continuation
-    private var tarea: Task<Void, Never>?
+    let buzon: any Buzon
 
+    /// Builds the dispatcher for the active channels (plus the terminal banner) and starts it.
     init(
-        queue: DatabaseQueue, registro: any Registro, entorno: [String: String], pantalla: Pantalla,
-        conBanner: Bool
+        queue: DatabaseQueue, registro: any Registro, entorno: [String: String],
+        pantalla: Pantalla, conBanner: Bool
     ) throws {
         let buzon = BuzonSQLite(queue)
-        let (canales, fallos) = try FabricaDeCanales.activos(
-            buzon, entorno: entorno, registro: registro)
+        self.buzon = buzon
+        let (canales, fallos) = FabricaDeCanales.activos(
+            try buzon.canales(), entorno: entorno, registro: registro)
         for fallo in fallos {
             pantalla.linea(
-                "Canal \(fallo.canal) no disponible aquí (\(fallo.motivo)): sus avisos esperan a "
-                    + "«marcador avisos vigilar» donde funcione.")
+                "Canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí "
+                    + "(\(fallo.motivo)): sus avisos esperan a «marcador avisos vigilar» donde funcione."
+            )
         }
         var todos = canales
         if conBanner {
-            let campana = pantalla.terminal.esInteractiva
-            todos.append(CanalTerminal(conCampana: campana) { texto in pantalla.linea(texto) })
+            let terminal = pantalla.terminal
+            todos.append(
+                CanalActivo(
+                    notificador: CanalTerminal(
+                        conCampana: terminal.esInteractiva, enmarcado: terminal.esInteractiva
+                    ) { texto in pantalla.linea(texto) }))
         }
         let repositorio = PartidosSQLite(queue)
-        let enriquecedor = Enriquecedor(
-            plazo: try repositorio.ajustes().plazoDeAdjuntos,
-            carpeta: Enriquecedor.carpetaPorDefecto(entorno: entorno))
         var configuracion = Despachador.Configuracion()
         configuracion.soloPrimerosIntentos = true
-        let despachador = Despachador(
+        despachador = Despachador(
             buzon: buzon, canales: todos, registro: registro, configuracion: configuracion,
-            enriquecedor: enriquecedor,
+            enriquecedor: try Enriquecedores.crear(repositorio, entorno: entorno),
             permitido: { try repositorio.ajustes().avisosPermitidos == true })
-        self.despachador = despachador
-        let (flujo, continuacion) = AsyncStream<Void>.makeStream(
-            bufferingPolicy: .bufferingNewest(1))
-        despertador = continuacion
-        tarea = Task {
-            for await _ in flujo {
-                await Self.repartir(despachador, registro)
-            }
-            await Self.repartir(despachador, registro)
-        }
-    }
-
-    private nonisolated static func repartir(_ despachador: Despachador, _ registro: any Registro)
-        async
-    {
-        do {
-            try await despachador.enviarPendientes()
-        } catch {
-            registro.anotar("no se pudieron repartir los avisos: \(error)")
-        }
+        despachador.arrancar()
     }
 
     func atender(ejecucion: Int?) { despachador.atender(ejecucion: ejecucion) }
 
-    func despertar() { despertador.yield() }
+    func despertar() { despachador.despertar() }
 
-    /// Delivers what the match left pending (bounded by the channels' own time limits).
-    func terminarPendientes() async {
-        despertador.finish()
-        await tarea?.value
-        tarea = nil
+    /// Waits at most `plazo` for deliveries in flight, then gives their leases back.
+    /// - Returns: what is left pending of run `ejecucion`, per channel that others can deliver.
+    func terminar(plazo: Duration, ejecucion: Int?) async -> [String: Int] {
+        await despachador.detener(plazo: plazo)
+        var pendientes = (try? buzon.pendientesPorCanal(ejecucion: ejecucion)) ?? [:]
+        pendientes[TipoDeCanal.nombreTerminal] = nil
+        return pendientes
     }
+}
 
-    func cerrar() { despertador.finish() }
+/// The attachment fetcher every dispatcher of this program uses.
+enum Enriquecedores {
+    static func crear(_ repositorio: PartidosSQLite, entorno: [String: String]) throws
+        -> Enriquecedor?
+    {
+        guard let carpeta = Enriquecedor.carpetaPorDefecto(entorno: entorno) else { return nil }
+        return Enriquecedor(
+            plazo: try repositorio.ajustes().plazoDeAdjuntos, carpeta: carpeta,
+            incrustados: { Semillas.fichero($0) })
+    }
 }

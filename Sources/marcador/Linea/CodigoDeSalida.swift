@@ -11,8 +11,21 @@ enum CodigoDeSalida: Int32, Sendable {
     case canalNoDisponible = 69
     /// EX_IOERR: the database or a file could not be read or written.
     case entradaSalida = 74
+    /// 128 + SIGHUP: the terminal was closed.
+    case colgado = 129
     /// 128 + SIGINT.
     case interrumpido = 130
     /// 128 + SIGTERM.
     case terminado = 143
+}
+
+extension CodigoDeSalida {
+    /// 128 + the signal's number, as shells report it.
+    static func porSenal(_ senal: Int32) -> CodigoDeSalida {
+        switch senal {
+        case 1: .colgado
+        case 15: .terminado
+        default: .interrumpido
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Almacen
+import Sistema
 import Synchronization
 import Torneo
 
@@ -9,18 +10,31 @@ final class Pantalla: Sendable {
     /// The status line currently on screen (terminal only), to clear and redraw it around log
     /// lines written to stderr.
     private let lineaDeEstado = Mutex<String?>(nil)
+    /// What the status line shows, to draw it again at a new width.
+    private let ultimoEstado = Mutex<LineaDeEstado?>(nil)
 
     init(terminal: Terminal) { self.terminal = terminal }
 
-    /// Shows the current state: redrawn in place on a terminal; on a pipe only the notices
-    /// every 15 minutes get a line.
-    func estado(_ texto: String, avisoNuevo: String?) {
+    /// Shows the current state: redrawn in place on a terminal, fitted to its width; on a pipe
+    /// only the notices every 15 minutes get a line.
+    func estado(_ estado: LineaDeEstado, avisoNuevo: String?) {
         if terminal.esInteractiva {
+            ultimoEstado.withLock { $0 = estado }
+            let (parteDeEstado, resto) = estado.texto(ancho: terminal.ancho)
+            let texto = terminal.resaltar(parteDeEstado, .verde) + resto
             lineaDeEstado.withLock { $0 = texto }
             terminal.escribir("\r\u{1B}[2K" + texto)
         } else if let avisoNuevo {
             terminal.linea(avisoNuevo)
         }
+    }
+
+    /// The terminal changed size (SIGWINCH): the status line is drawn again to fit.
+    func redibujar() {
+        guard let estado = ultimoEstado.withLock({ $0 }),
+            lineaDeEstado.withLock({ $0 }) != nil
+        else { return }
+        self.estado(estado, avisoNuevo: nil)
     }
 
     /// A line that stays (a goal, the summary), written above the status line.
@@ -34,12 +48,14 @@ final class Pantalla: Sendable {
         }
     }
 
-    /// Leaves the status line where it is and moves below it, before the final summary.
+    /// Clears the status line before the final summary: a stale «En juego» must not stay
+    /// above «Partido terminado».
     func cerrarEstado() {
         lineaDeEstado.withLock { estado in
-            if estado != nil { terminal.escribir("\n") }
+            if estado != nil { terminal.escribir("\r\u{1B}[2K") }
             estado = nil
         }
+        ultimoEstado.withLock { $0 = nil }
     }
 
     /// Runs `escribir` (which writes to stderr) with the status line out of the way.
@@ -63,5 +79,9 @@ struct RegistroEnPantalla: Registro {
 
     func anotar(_ linea: String, partido: Int?) {
         pantalla.fuera { base.anotar(linea, partido: partido) }
+    }
+
+    func anotar(lineas: [(String, Int?)]) {
+        pantalla.fuera { base.anotar(lineas: lineas) }
     }
 }

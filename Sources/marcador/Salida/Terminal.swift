@@ -1,4 +1,4 @@
-import Almacen
+import Sistema
 
 #if canImport(Glibc)
     import Glibc
@@ -14,13 +14,24 @@ struct Terminal: Sendable {
     /// stdin is a terminal: the program may ask a question and wait for the answer.
     var puedePreguntar: Bool
     var conColor: Bool
+    /// `COLUMNS`, for when the terminal does not say its width.
+    var columnasDelEntorno: Int?
 
     static func actual(entorno: [String: String]) -> Terminal {
         let interactiva = isatty(1) == 1 && entorno["TERM"] != "dumb"
         let sinColor = !(entorno["NO_COLOR"] ?? "").isEmpty
         return Terminal(
             esInteractiva: interactiva, puedePreguntar: isatty(0) == 1,
-            conColor: interactiva && !sinColor)
+            conColor: interactiva && !sinColor,
+            columnasDelEntorno: entorno["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    /// The terminal's width now (it may change: SIGWINCH), from the terminal itself
+    /// (TIOCGWINSZ), else `COLUMNS`, else 80.
+    var ancho: Int {
+        var tamano = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &tamano) == 0, tamano.ws_col > 0 { return Int(tamano.ws_col) }
+        return columnasDelEntorno ?? 80
     }
 
     /// Writes straight to file descriptor 1: no buffer to flush before exiting or before a log

@@ -1,4 +1,5 @@
-/// The time source of a match, wrapping any `Clock` whose durations are `Duration`.
+/// The time source of everything that waits (the engine's minutes, the dispatcher's polls and
+/// lease renewals), wrapping any `Clock` whose durations are `Duration`.
 ///
 /// The engine waits for deadlines measured from the start of the run (`start + n × msPorMinuto`)
 /// rather than sleeping a minute at a time, so the time spent writing each minute does not add
@@ -19,7 +20,12 @@ public struct Reloj: Sendable {
 
     /// Marks "now" as the start and returns a function that waits until start + offset.
     /// Waiting throws `CancellationError` when the task is cancelled.
-    func empezar() -> @Sendable (Duration) async throws -> Void {
+    public func empezar() -> @Sendable (Duration) async throws -> Void {
         empezarCuenta()
+    }
+
+    /// Waits `duracion` from now; throws `CancellationError` when the task is cancelled.
+    public func esperar(_ duracion: Duration) async throws {
+        try await empezar()(duracion)
     }
 }

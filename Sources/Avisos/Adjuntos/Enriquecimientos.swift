@@ -1,0 +1,74 @@
+import Torneo
+
+/// Each notice's attachment fetched once, however many lanes (channels) deliver the notice:
+/// the first lane to need it starts the fetch, the others wait for the same result.
+actor Enriquecimientos {
+    let enriquecedor: Enriquecedor
+    let buzon: any Buzon
+    let registro: any Registro
+    private var enCurso: [Int: Task<Enriquecedor.Resultado, Never>] = [:]
+    private var orden: [Int] = []
+
+    init(enriquecedor: Enriquecedor, buzon: any Buzon, registro: any Registro) {
+        self.enriquecedor = enriquecedor
+        self.buzon = buzon
+        self.registro = registro
+    }
+
+    /// The notice ready for its channel: with its local copy, or as the original without
+    /// the attachment (and the log says why, once).
+    func preparar(_ entrega: EntregaReclamada) async -> AvisoDeGol {
+        let tarea = tarea(para: entrega)
+        let resultado = await withTaskCancellationHandler {
+            await tarea.value
+        } onCancel: {
+            tarea.cancel()
+        }
+        var aviso = entrega.aviso
+        switch resultado {
+        case .enriquecido(let descargado):
+            aviso.adjuntoLocal = descargado.ruta
+            aviso.tipoDeAdjunto = descargado.tipo.rawValue
+        case .original:
+            aviso.adjunto = nil
+        }
+        return aviso
+    }
+
+    private func tarea(para entrega: EntregaReclamada) -> Task<Enriquecedor.Resultado, Never> {
+        if let tarea = enCurso[entrega.avisoId] { return tarea }
+        let aviso = entrega.aviso
+        let id = entrega.avisoId
+        let (enriquecedor, buzon, registro) = (self.enriquecedor, self.buzon, self.registro)
+        let tarea = Task {
+            let resultado = await enriquecedor.enriquecer(
+                aviso.adjunto ?? "", clave: "\(id)-\(aviso.claveDeIdempotencia)")
+            // A fetch cut short by shutting down says nothing about the attachment: it is
+            // neither recorded nor kept, and the next dispatcher fetches it again.
+            if Task.isCancelled {
+                self.olvidar(id)
+                return resultado
+            }
+            switch resultado {
+            case .enriquecido:
+                try? buzon.anotarEnriquecimiento(aviso: id, enriquecido: true, motivo: nil)
+            case .original(let motivo):
+                registro.anotar(
+                    "\(motivo); se entrega sin adjunto: \(aviso.identificador)",
+                    partido: aviso.partidoId)
+                try? buzon.anotarEnriquecimiento(aviso: id, enriquecido: false, motivo: motivo)
+            }
+            return resultado
+        }
+        enCurso[id] = tarea
+        orden.append(id)
+        // Old results are kept a while for late lanes, not forever.
+        if orden.count > 1024 {
+            let viejo = orden.removeFirst()
+            enCurso[viejo] = nil
+        }
+        return tarea
+    }
+
+    private func olvidar(_ id: Int) { enCurso[id] = nil }
+}

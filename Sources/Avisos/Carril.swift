@@ -1,0 +1,127 @@
+import Synchronization
+import Torneo
+
+/// One channel's lane: it claims only its own channel's deliveries, so a channel that hangs
+/// never holds back another. Within the lane each run's notices go out in goal order (one task
+/// per run, one delivery after another); different runs go out concurrently.
+final class Carril: Sendable {
+    enum Modo: Sendable, Equatable {
+        /// Keeps delivering as notices arrive, woken by the doorbell or every poll.
+        case continuo
+        /// Delivers what was due by then and ends when nothing is left.
+        case drenar(hasta: Double)
+    }
+
+    private enum Suceso: Sendable {
+        case timbre
+        case entregas(ResumenDeEnvio)
+    }
+
+    let canal: CanalActivo
+    private let timbre = Timbre()
+    private let estado = Mutex<(modo: Modo, tarea: Task<ResumenDeEnvio, Never>?)>((.continuo, nil))
+
+    init(_ canal: CanalActivo) { self.canal = canal }
+
+    var nombre: String { canal.nombre }
+
+    /// Starts the lane's loop in its own task (once).
+    func arrancar(_ despachador: Despachador, modo: Modo) {
+        estado.withLock { estado in
+            guard estado.tarea == nil else { return }
+            estado.modo = modo
+            estado.tarea = Task { await self.bucle(despachador) }
+        }
+    }
+
+    func despertar() { timbre.tocar() }
+
+    /// From now on the lane only finishes what is due by `hasta`, then ends.
+    func terminarTras(hasta: Double) {
+        estado.withLock { $0.modo = .drenar(hasta: hasta) }
+        timbre.tocar()
+    }
+
+    /// Cancels the lane: transfers in flight are abandoned at once (their leases are given
+    /// back by the dispatcher).
+    func cancelar() { estado.withLock { $0.tarea }?.cancel() }
+
+    /// What the lane delivered, once it ended.
+    func terminado() async -> ResumenDeEnvio {
+        guard let tarea = estado.withLock({ $0.tarea }) else { return ResumenDeEnvio() }
+        return await tarea.value
+    }
+
+    private var modo: Modo { estado.withLock { $0.modo } }
+
+    /// Runs the lane until it is cancelled or, draining, has nothing left.
+    func bucle(_ despachador: Despachador) async -> ResumenDeEnvio {
+        var resumen = ResumenDeEnvio()
+        let configuracion = despachador.configuracion
+        await withTaskGroup(of: Suceso.self) { grupo in
+            var enVuelo = 0
+            var esperando = false
+            while !Task.isCancelled {
+                let modo = self.modo
+                var reclamadas = 0
+                if enVuelo < configuracion.concurrencia {
+                    let lote = despachador.reclamar(para: self, modo: modo)
+                    reclamadas = lote.count
+                    for deUnaEjecucion in Self.porEjecucion(lote) {
+                        enVuelo += 1
+                        grupo.addTask {
+                            .entregas(await despachador.entregar(deUnaEjecucion, por: self.canal))
+                        }
+                    }
+                    if reclamadas >= configuracion.lote { continue }
+                }
+                if case .drenar = modo, enVuelo == 0, reclamadas == 0 { break }
+                if !esperando {
+                    esperando = true
+                    grupo.addTask {
+                        await self.esperarTrabajo(despachador.reloj, configuracion.sondeo, modo)
+                        return .timbre
+                    }
+                }
+                guard let suceso = await grupo.next() else { break }
+                switch suceso {
+                case .timbre: esperando = false
+                case .entregas(let parcial):
+                    enVuelo -= 1
+                    resumen += parcial
+                }
+            }
+            grupo.cancelAll()
+            while let suceso = await grupo.next() {
+                if case .entregas(let parcial) = suceso { resumen += parcial }
+            }
+        }
+        return resumen
+    }
+
+    /// Until the doorbell rings or, serving, the next poll is due (a draining lane only waits
+    /// for its deliveries in flight, or for being told to stop).
+    private func esperarTrabajo(_ reloj: Reloj, _ sondeo: Duration, _ modo: Modo) async {
+        guard modo == .continuo else {
+            await timbre.esperar()
+            return
+        }
+        await withTaskGroup(of: Void.self) { carrera in
+            carrera.addTask { await self.timbre.esperar() }
+            carrera.addTask { try? await reloj.esperar(sondeo) }
+            await carrera.next()
+            carrera.cancelAll()
+        }
+    }
+
+    /// A batch split by run, each run's deliveries in notice order.
+    static func porEjecucion(_ lote: [EntregaReclamada]) -> [[EntregaReclamada]] {
+        var orden: [Int] = []
+        var grupos: [Int: [EntregaReclamada]] = [:]
+        for entrega in lote {
+            if grupos[entrega.ejecucion] == nil { orden.append(entrega.ejecucion) }
+            grupos[entrega.ejecucion, default: []].append(entrega)
+        }
+        return orden.map { grupos[$0]!.sorted { $0.avisoId < $1.avisoId } }
+    }
+}

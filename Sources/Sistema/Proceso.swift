@@ -1,0 +1,73 @@
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Propietario {
+    /// This process.
+    public static let actual: Propietario = {
+        let pid = Int(getpid())
+        return Propietario(
+            anfitrion: nombreDelAnfitrion(), pid: pid, inicio: inicioDelProceso(pid) ?? 0)
+    }()
+
+    /// Whether this exact process still runs on this host (a zombie counts as gone). A process
+    /// of another host cannot be asked: the caller judges it by its heartbeat instead.
+    public var estaVivo: Bool {
+        guard pid > 0 else { return false }
+        if !anfitrion.isEmpty && anfitrion != Propietario.actual.anfitrion { return true }
+        if kill(pid_t(pid), 0) != 0 && errno != EPERM { return false }
+        guard let leido = Self.leerStat(pid) else { return inicio == 0 }
+        if leido.estado == "Z" || leido.estado == "X" { return false }
+        return inicio == 0 || leido.inicio == inicio
+    }
+
+    /// Whether this process runs on this host (so signals reach it).
+    public var esDeEsteAnfitrion: Bool {
+        anfitrion.isEmpty || anfitrion == Propietario.actual.anfitrion
+    }
+
+    static func inicioDelProceso(_ pid: Int) -> Int? { leerStat(pid)?.inicio }
+
+    static func nombreDelAnfitrion() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "" }
+        return String(
+            decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Reads state and start time from `/proc/<pid>/stat`. The command name (field 2) may hold
+    /// spaces and parentheses, so fields are counted from the last `)`.
+    private static func leerStat(_ pid: Int) -> (estado: Character, inicio: Int)? {
+        guard let fichero = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(fichero) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard fgets(&buffer, Int32(buffer.count), fichero) != nil else { return nil }
+        let linea = String(
+            decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let cierre = linea.lastIndex(of: ")") else { return nil }
+        let campos = linea[linea.index(after: cierre)...].split(separator: " ")
+        // After ")": field 3 (state) is campos[0], so field 22 (starttime) is campos[19].
+        guard campos.count > 19, let estado = campos[0].first, let inicio = Int(campos[19]) else {
+            return nil
+        }
+        return (estado, inicio)
+    }
+
+    /// Wakes the process with SIGUSR1 (it then reads why from the store). Only for this host.
+    public func despertar() {
+        guard esDeEsteAnfitrion, pid > 0 else { return }
+        kill(pid_t(pid), SIGUSR1)
+    }
+}
+
+/// Wall-clock time as unix seconds with a fraction: what the outbox stores for creation,
+/// retries, leases and time-to-live, comparable across processes.
+public func segundosUnix() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+}

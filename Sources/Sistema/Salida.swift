@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes straight to file descriptor 2, unbuffered, so log lines interleave correctly with the
+/// status line on stdout.
+public func escribirEnStderr(_ texto: String) {
+    escribirEnDescriptor(2, texto)
+}
+
+/// Writes all of `texto` to `descriptor`, retrying short writes and interrupted calls; gives up
+/// silently on a closed pipe (the reader left: nothing useful can be done).
+public func escribirEnDescriptor(_ descriptor: Int32, _ texto: String) {
+    var bytes = Array(texto.utf8)
+    var escritos = 0
+    while escritos < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { buffer in
+            write(descriptor, buffer.baseAddress! + escritos, buffer.count - escritos)
+        }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        escritos += n
+    }
+}

@@ -1,0 +1,100 @@
+/// The durable outbox of DESIGN §4 and §8: notices enqueued in the transaction of their minute,
+/// deliveries leased by dispatchers, one lane per channel.
+///
+/// Every method is one transaction of the store. Implementations: SQLite (`Almacen`) and
+/// PostgreSQL (`AlmacenPostgres`), held to the same contract suite.
+public protocol Buzon: Sendable {
+    /// Leases up to `reclamo.limite` due deliveries of one channel, oldest notice first.
+    ///
+    /// A delivery is never leased while an earlier delivery of the same run on the same
+    /// channel is leased by anyone: that keeps each match's notices in goal order per channel,
+    /// across processes, including one waiting for its attachment.
+    func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada]
+
+    /// Stores outcomes; one whose lease was lost meanwhile is ignored, since another
+    /// dispatcher owns the delivery now. Every outcome counts one attempt.
+    /// - Returns: how many outcomes were stored.
+    @discardableResult
+    func registrar(_ resultados: [ResultadoDeEntrega], arrendatario: String, ahora: Double) throws
+        -> Int
+
+    /// Extends every lease `arrendatario` holds until `hasta`: a holder that is still working
+    /// keeps its deliveries. Returns how many leases were extended.
+    @discardableResult
+    func renovar(arrendatario: String, hasta: Double) throws -> Int
+
+    /// Gives back the leases `arrendatario` holds on deliveries of `canal` (all channels when
+    /// `nil`), due at once for the next dispatcher, with the same identifier.
+    /// - Returns: how many leases were given back.
+    @discardableResult
+    func liberar(arrendatario: String, canal: String?, ahora: Double) throws -> Int
+
+    /// Terminal banners whose watching process is gone (or whose run is over) can never be
+    /// shown: they end `caducada` instead of staying pending forever.
+    @discardableResult
+    func caducarBannersHuerfanos(ahora: Double) throws -> Int
+
+    /// Records whether a notice went out with its attachment, and if not, why.
+    func anotarEnriquecimiento(aviso: Int, enriquecido: Bool, motivo: String?) throws
+
+    /// Puts failed deliveries back in the queue, due now, with their attempts reset.
+    @discardableResult
+    func reintentarFallidas(ahora: Double) throws -> Int
+
+    /// Deliveries by state, every state present (0 when none).
+    func recuento() throws -> [EstadoDeEntrega: Int]
+
+    /// Pending deliveries per channel, of one run or of all.
+    func pendientesPorCanal(ejecucion: Int?) throws -> [String: Int]
+
+    /// The latest notices with each delivery's state, newest first.
+    func ultimos(limite: Int) throws -> [AvisoEnBuzon]
+
+    /// The earliest time a pending delivery of `canal` becomes due (or its lease ends).
+    func proximoVencimiento(canal: String) throws -> Double?
+
+    /// Every configured channel, by name.
+    func canales() throws -> [CanalConfigurado]
+
+    /// Adds a channel; an existing name is replaced only with `reemplazar`.
+    /// - Returns: `false` when the name exists and `reemplazar` is off (nothing changed).
+    func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool
+
+    /// Removes a channel; its pending deliveries are discarded (nobody would take them).
+    /// - Returns: whether the channel existed.
+    func quitarCanal(_ nombre: String) throws -> Bool
+
+    /// Pauses or resumes a channel without deleting it. Returns whether it exists.
+    func activarCanal(_ nombre: String, activo: Bool) throws -> Bool
+}
+
+/// What a lane asks `Buzon.reclamar` for.
+public struct Reclamo: Sendable, Hashable {
+    public var canal: String
+    public var arrendatario: String
+    public var ahora: Double
+    /// Seconds the lease lasts unless renewed.
+    public var arriendo: Double
+    public var limite: Int
+    /// Only deliveries due by then (default `ahora`): a drain passes its start time so a
+    /// delivery it failed and rescheduled is not retried within the same drain.
+    public var vencidasHasta: Double?
+    /// Only notices never tried (the dispatcher inside `jugar` leaves retries to others).
+    public var soloPrimerosIntentos: Bool
+    /// For the terminal channel: only deliveries of this run (the one this process watches).
+    public var ejecucion: Int?
+
+    public init(
+        canal: String, arrendatario: String, ahora: Double, arriendo: Double, limite: Int,
+        vencidasHasta: Double? = nil, soloPrimerosIntentos: Bool = false, ejecucion: Int? = nil
+    ) {
+        self.canal = canal
+        self.arrendatario = arrendatario
+        self.ahora = ahora
+        self.arriendo = arriendo
+        self.limite = limite
+        self.vencidasHasta = vencidasHasta
+        self.soloPrimerosIntentos = soloPrimerosIntentos
+        self.ejecucion = ejecucion
+    }
+}
