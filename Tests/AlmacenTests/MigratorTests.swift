@@ -66,4 +66,72 @@ struct MigratorTests {
         #expect(antes == despues)
         #expect(!FileManager.default.fileExists(atPath: ruta + "-wal"))
     }
+
+    /// The standard table rebuild (create, copy, drop, rename) on a table other tables hang
+    /// from with ON DELETE CASCADE: with foreign keys off during migrations, every row stays.
+    @Test func reconstruirUnaTablaNoBorraLoQueCuelgaDeElla() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("PRAGMA foreign_keys = ON")
+        let actuales = Migrator()
+        try actuales.migrate(db)
+        try db.executeScript(
+            RecursosIncrustados.semillas.filter { $0.nombre.hasSuffix(".sql") }.map(\.texto)
+                .joined(separator: "\n"))
+        try db.executeScript(
+            """
+            INSERT INTO ejecucion (id, partido_id, codigo, duracion, estado) VALUES (1, 1, 'a', 90, 'terminado');
+            INSERT INTO aviso (id, ejecucion_id, partido_id, identificador, titulo, cuerpo, minuto,
+                jugador, equipo, marcador_local, marcador_visitante, creado)
+                VALUES (1, 1, 1, 'gol-10-Ana', '¡Gol!', 'x', 10, 'Ana', 'Rayo FC', 1, 0, 0);
+            INSERT INTO entrega (aviso_id, canal, ejecucion_id, proximo_intento)
+                VALUES (1, 'registro', 1, 0);
+            """)
+        func cuantas() throws -> [Int] {
+            try ["evento", "ejecucion", "aviso", "entrega", "partido"].map {
+                try db.scalarInt("SELECT count(*) FROM \($0)") ?? -1
+            }
+        }
+        let antes = try cuantas()
+        let reconstruccion = Migration(
+            version: actuales.latestVersion + 1, name: "9999_reconstruir.sql",
+            sql: """
+                CREATE TABLE partido_nuevo (
+                    id INTEGER PRIMARY KEY,
+                    local_id INTEGER NOT NULL REFERENCES equipo (id),
+                    visitante_id INTEGER NOT NULL REFERENCES equipo (id),
+                    competicion TEXT, prorroga INTEGER NOT NULL DEFAULT 0, ronda TEXT, fecha TEXT,
+                    hora TEXT, grupo TEXT, estadio TEXT, ft_local INTEGER, ft_visitante INTEGER,
+                    et_local INTEGER, et_visitante INTEGER, penaltis_local INTEGER,
+                    penaltis_visitante INTEGER, con_guion INTEGER NOT NULL DEFAULT 1, clave TEXT
+                );
+                INSERT INTO partido_nuevo SELECT * FROM partido;
+                DROP TABLE partido;
+                ALTER TABLE partido_nuevo RENAME TO partido;
+                """)
+        let aplicadas = try Migrator(migrations: actuales.migrations + [reconstruccion]).migrate(db)
+        #expect(aplicadas == [reconstruccion.version])
+        #expect(try cuantas() == antes)
+        #expect(antes == [13, 1, 1, 1, 3])
+        // …and foreign keys are on again afterwards.
+        #expect(try db.scalarInt("PRAGMA foreign_keys") == 1)
+    }
+
+    /// A migration that would leave a dangling reference is refused before it commits.
+    @Test func unaMigracionQueRompeUnaReferenciaNoSeAplica() throws {
+        let db = try Database(path: ":memory:")
+        let migrator = Migrator(migrations: [
+            Migration(
+                version: 1, name: "0001_a.sql",
+                sql: """
+                    CREATE TABLE padre (id INTEGER PRIMARY KEY);
+                    CREATE TABLE hijo (padre_id INTEGER REFERENCES padre (id));
+                    INSERT INTO hijo VALUES (7);
+                    """)
+        ])
+        #expect(throws: MigrationError.foreignKeyViolation(migration: "0001_a.sql", table: "hijo"))
+        {
+            try migrator.migrate(db)
+        }
+        #expect(try migrator.currentVersion(db) == 0)
+    }
 }

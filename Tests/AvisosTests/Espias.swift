@@ -1,5 +1,6 @@
 import Avisos
 import Synchronization
+import Testing
 import Torneo
 
 /// The lesson's spy: records each notice in order; readable from outside, appended only by
@@ -50,4 +51,58 @@ final class RelojDePared: Sendable {
     private let segundos = Mutex(1_000_000.0)
     var ahora: Double { segundos.withLock { $0 } }
     func avanzar(_ s: Double) { segundos.withLock { $0 += s } }
+}
+
+/// A channel that never answers: each call waits until its task is cancelled, like a webhook
+/// whose server accepted the connection and went silent.
+final class NotificadorColgado: Notificador {
+    let canal: String
+    private let llamadas = Mutex<[String]>([])
+
+    init(canal: String) { self.canal = canal }
+
+    /// Identifiers it was handed (none of them ever delivered).
+    var recibidos: [String] { llamadas.withLock { $0 } }
+
+    func notificarGol(_ aviso: AvisoDeGol) async throws {
+        llamadas.withLock { $0.append(aviso.identificador) }
+        try await Task.sleep(for: .seconds(3_600))
+        throw FalloDeEntrega("imposible", reintentable: true)
+    }
+}
+
+/// A channel that takes `segundos` per notice, then accepts it.
+final class NotificadorLento: Notificador {
+    let canal: String
+    let segundos: Double
+    private let entregados = Mutex<[String]>([])
+
+    init(canal: String, segundos: Double) {
+        self.canal = canal
+        self.segundos = segundos
+    }
+
+    var avisos: [String] { entregados.withLock { $0 } }
+
+    func notificarGol(_ aviso: AvisoDeGol) async throws {
+        try await Task.sleep(for: .milliseconds(Int(segundos * 1000)))
+        entregados.withLock { $0.append(aviso.identificador) }
+    }
+}
+
+/// Polls `condicion` (real time, for tests with real servers and real waits) and records an
+/// issue if it never holds.
+@MainActor
+func esperarQue(
+    _ limite: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condicion: () throws -> Bool
+) async rethrows {
+    // `rethrows` with a polling loop: the condition is the only thing that throws.
+    let fin = ContinuousClock.now + limite
+    while ContinuousClock.now < fin {
+        if try condicion() { return }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    if try condicion() { return }
+    Issue.record("la condición no se cumplió a tiempo", sourceLocation: sourceLocation)
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import Testing
 import Torneo
 
 /// Records every log line in order; only it appends, tests read.
@@ -12,10 +13,15 @@ final class RegistroEspia: Registro {
     }
 }
 
-/// Lets the main actor run until `condicion` holds (or gives up after many turns).
+/// Lets the main actor run until `condicion` holds; if it never does, the test records an
+/// issue instead of going on as if it had.
 @MainActor
-func esperarHasta(_ condicion: () -> Bool) async {
-    for _ in 0..<10_000 where !condicion() {
+func esperarHasta(
+    _ condicion: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    for _ in 0..<100_000 {
+        if condicion() { return }
         await Task.yield()
     }
+    Issue.record("la condición no se cumplió tras 100.000 turnos", sourceLocation: sourceLocation)
 }

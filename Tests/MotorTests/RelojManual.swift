@@ -21,6 +21,9 @@ final class RelojManual: Clock, Sendable {
         var ahora = Instant(desdeElInicio: .zero)
         var esperas: [Espera] = []
         var siguienteId = 0
+        /// Sleeps cancelled before they registered: the check and the registration happen
+        /// under the same lock, so a cancellation that comes first is never lost.
+        var canceladas: Set<Int> = []
     }
 
     private let estado = Mutex(Estado())
@@ -37,17 +40,26 @@ final class RelojManual: Clock, Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuacion: CheckedContinuation<Void, any Error>) in
-                let yaVencida = estado.withLock { estado -> Bool in
-                    if deadline <= estado.ahora { return true }
+                enum Ya { case vencida, cancelada, espera }
+                let ya = estado.withLock { estado -> Ya in
+                    if estado.canceladas.remove(id) != nil { return .cancelada }
+                    if deadline <= estado.ahora { return .vencida }
                     estado.esperas.append(
                         Espera(id: id, hasta: deadline, continuacion: continuacion))
-                    return false
+                    return .espera
                 }
-                if yaVencida { continuacion.resume() }
+                switch ya {
+                case .vencida: continuacion.resume()
+                case .cancelada: continuacion.resume(throwing: CancellationError())
+                case .espera: break
+                }
             }
         } onCancel: {
             let espera = estado.withLock { estado -> Espera? in
-                guard let i = estado.esperas.firstIndex(where: { $0.id == id }) else { return nil }
+                guard let i = estado.esperas.firstIndex(where: { $0.id == id }) else {
+                    estado.canceladas.insert(id)
+                    return nil
+                }
                 return estado.esperas.remove(at: i)
             }
             espera?.continuacion.resume(throwing: CancellationError())

@@ -1,5 +1,4 @@
 import CCurl
-import Dispatch
 import Synchronization
 
 /// A request as the channels need them: a method, headers, an optional body, a time limit.
@@ -84,7 +83,7 @@ extension String {
 
 /// HTTP(S) through libcurl's multi interface (https://curl.se/libcurl/c/libcurl-multi.html).
 ///
-/// Each transfer waits in `curl_multi_poll` on a Dispatch worker thread, never on the Swift
+/// Each transfer waits in `curl_multi_poll` on a thread of its own, never on the Swift
 /// cooperative pool (which has one thread per core); cancelling the calling task wakes it with
 /// `curl_multi_wakeup` and the transfer ends at once, so a signal never waits for a peer.
 public enum ClienteHTTP {
@@ -132,7 +131,7 @@ public enum ClienteHTTP {
         let control = ControlDeTransferencia(api: direccion)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuacion in
-                DispatchQueue.global().async {
+                Hilo.lanzar {
                     let api = UnsafePointer<marcador_curl_api>(bitPattern: direccion)!
                     continuacion.resume(with: Result { try realizar(peticion, api, control) })
                 }

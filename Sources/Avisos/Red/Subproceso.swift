@@ -36,7 +36,7 @@ enum Subproceso {
         let hijo = Hijo()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuacion in
-                DispatchQueue.global().async {
+                Hilo.lanzar {
                     continuacion.resume(
                         with: Result {
                             try ejecutarYa(programa, argumentos, limite: limite, hijo: hijo)

@@ -1,0 +1,245 @@
+import Almacen
+import ApoyoDePruebas
+import Foundation
+import Testing
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The delivery core of DESIGN §8 through the built binary: on time whatever a channel does,
+/// once, never lost, never blocked; races of real processes started at the same instant.
+@Suite("Núcleo de entrega (binario)")
+struct NucleoE2ETests {
+    static let partidoUno = [
+        "Ana, minuto 10", "Iván, minuto 10", "Luis, minuto 35",
+        "Sofía, minuto 35", "Marta, minuto 60",
+    ]
+
+    func consultar<T: Sendable>(_ db: String, _ sql: String, _ leer: @escaping (Row) -> T) throws
+        -> [T]
+    {
+        let queue = try DatabaseQueue(Database(path: db))
+        return try queue.read { try $0.rows(sql, map: leer) }
+    }
+
+    /// A webhook that never answers and the log channel: partido 1 at 20 ms a minute ends on
+    /// time, each log line follows its goal line within 100 ms, and the process leaves at most
+    /// half a second after the whistle, saying what is left for another dispatcher.
+    @Test func unWebhookQueNoContestaNoRetrasaNada() async throws {
+        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 200, espera: 60))
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        let proceso = try ProcesoConHoras(
+            ["--db", escenario.db, "jugar", "1", "--ms-por-minuto", "20"],
+            carpeta: escenario.carpeta)
+        let (codigo, salida) = await proceso.esperarFin()
+        #expect(codigo == 0)
+        let comienzo = try #require(proceso.linea("desde el minuto 0", deError: false))
+        let terminado = try #require(proceso.linea("partido TERMINADO", deError: true))
+        // Ideal: 90 × 20 ms = 1.8 s from the start of the run.
+        #expect((terminado.momento - comienzo.momento).segundos < 1.8 + 0.5)
+        #expect((salida - terminado.momento).segundos < 0.5 + 0.2)
+        let prefijo = "notificación «¡Gol!» enviada: "
+        let enviadas = proceso.todas.filter { $0.texto.hasPrefix(prefijo) }
+        #expect(enviadas.map { String($0.texto.dropFirst(prefijo.count)) } == Self.partidoUno)
+        for envio in enviadas {
+            let quien = String(envio.texto.dropFirst(prefijo.count))
+            let jugador = String(quien.prefix { $0 != "," })
+            let gol = try #require(proceso.linea("Gol: \(jugador) (", deError: false))
+            #expect((envio.momento - gol.momento).segundos < 0.1, "\(quien)")
+        }
+        #expect(
+            proceso.linea("5 avisos pendientes para «webhook»: `marcador avisos enviar`") != nil)
+        #expect(receptor.peticiones.count == 1)
+    }
+
+    /// Ctrl-C mid-match and during the final drain: 130 within 250 ms either way, and the
+    /// interrupted delivery is given back for the next dispatcher.
+    @Test(arguments: ["mitad", "drenaje"])
+    func ctrlCSaleEnUnCuartoDeSegundo(momento: String) async throws {
+        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 200, espera: 60))
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        let proceso = try ProcesoConHoras(
+            ["--db", escenario.db, "jugar", "1", "--ms-por-minuto", "20"],
+            carpeta: escenario.carpeta)
+        let espera = momento == "mitad" ? "Gol: Luis" : "partido TERMINADO"
+        #expect(await proceso.esperarLinea(espera) != nil)
+        let enviada = proceso.senal(SIGINT)
+        let (codigo, salida) = await proceso.esperarFin()
+        #expect(codigo == 130)
+        #expect((salida - enviada).segundos < 0.25)
+        let arrendadas = try consultar(
+            escenario.db, "SELECT count(*) FROM entrega WHERE arrendatario IS NOT NULL"
+        ) { $0.int(0) }
+        #expect(arrendadas == [0])
+    }
+
+    /// Three dispatchers, 70 notices, a webhook that takes 2 s per answer, 5 s leases: a
+    /// holder renews what it works on, so nobody re-takes it (round 1: 502 POSTs).
+    @Test func tresDespachadoresYUnWebhookLentoNoRepiten() async throws {
+        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 200, espera: 2))
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador("avisos", "canales", "quitar", "registro")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        try encolarEjecuciones(14, en: escenario)
+        let despachadores = try (0..<3).map { _ in
+            try escenario.lanzar("avisos", "enviar", "--arriendo", "5")
+        }
+        for despachador in despachadores {
+            #expect(await despachador.esperar(limite: 120).codigo == 0)
+        }
+        let claves = receptor.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }
+        #expect(claves.count <= 74)
+        #expect(Set(claves).count == 70)
+        let estados = try consultar(escenario.db, "SELECT estado, count(*) FROM entrega GROUP BY 1")
+        {
+            "\($0.string(0)) \($0.int(1))"
+        }
+        #expect(estados == ["entregada 70"])
+    }
+
+    /// 30 tries of two `jugar 1` started at the same instant: exactly one run finishes, the
+    /// other is cancelled, and no goal of the cancelled run was enqueued after the other began.
+    @Test func dosJugarALaVezSoloUnoJuega() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        for intento in 1...30 {
+            let a = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "2")
+            let b = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "2")
+            let (ra, rb) = (await a.esperar(), await b.esperar())
+            #expect(ra.codigo == 0 && rb.codigo == 0, "intento \(intento)")
+            let ultimas = try consultar(
+                escenario.db,
+                """
+                SELECT estado, id, (julianday(empezada) - 2440587.5) * 86400 FROM ejecucion
+                WHERE partido_id = 1 ORDER BY id DESC LIMIT 2
+                """
+            ) { ($0.string(0), $0.int(1), $0.double(2)) }
+            #expect(ultimas.map(\.0) == ["terminado", "cancelado"], "intento \(intento)")
+            guard ultimas.count == 2 else { continue }
+            let tardios = try consultar(
+                escenario.db,
+                "SELECT count(*) FROM aviso WHERE ejecucion_id = \(ultimas[1].1) AND creado > \(ultimas[0].2 + 0.0005)"
+            ) { $0.int(0) }
+            #expect(tardios == [0], "intento \(intento)")
+        }
+    }
+
+    /// 30 tries of `jugar 1` and `ajustes duracion 60` at the same instant: whichever commits
+    /// first, the match ends played for 60 minutes, never for 90, and never twice.
+    @Test func jugarContraAjustesDuracion() async throws {
+        let escenario = Escenario()
+        for intento in 1...30 {
+            _ = try await escenario.marcador("ajustes", "duracion", "90")
+            let antes = try consultar(escenario.db, "SELECT coalesce(max(id), 0) FROM ejecucion") {
+                $0.int(0)
+            }[0]
+            let jugar = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "2")
+            let ajustes = try escenario.lanzar("ajustes", "duracion", "60")
+            #expect(await jugar.esperar().codigo == 0, "intento \(intento)")
+            #expect(await ajustes.esperar().codigo == 0, "intento \(intento)")
+            let nuevas = try consultar(
+                escenario.db,
+                "SELECT estado, duracion FROM ejecucion WHERE id > \(antes) ORDER BY id"
+            ) { "\($0.string(0)) \($0.int(1))" }
+            #expect(
+                nuevas == ["terminado 60"] || nuevas == ["cancelado 90", "terminado 60"],
+                "intento \(intento): \(nuevas)")
+        }
+    }
+
+    /// 40 tries of six processes opening one brand-new file at the same instant: the seed is
+    /// loaded once and nothing any of them wrote is lost (round 1 lost runs and goals).
+    @Test func seisProcesosAbrenUnaBaseNuevaALaVez() async throws {
+        for intento in 1...40 {
+            let escenario = Escenario()
+            let procesos = try [
+                escenario.lanzar("partidos"),
+                escenario.lanzar("gol-a-mano", "1", "local"),
+                escenario.lanzar("gol-a-mano", "2", "visitante"),
+                escenario.lanzar("jugar", "3", "--ms-por-minuto", "0"),
+                escenario.lanzar("gol-a-mano", "1", "local"),
+                escenario.lanzar("registro"),
+            ]
+            for proceso in procesos {
+                let resultado = await proceso.esperar()
+                #expect(resultado.codigo == 0, "intento \(intento): \(resultado.error)")
+            }
+            let recuento = try consultar(
+                escenario.db,
+                """
+                SELECT (SELECT count(*) FROM partido), (SELECT count(*) FROM evento),
+                    (SELECT sum(mano_local) FROM ejecucion WHERE partido_id = 1),
+                    (SELECT sum(mano_visitante) FROM ejecucion WHERE partido_id = 2),
+                    (SELECT count(*) FROM ejecucion WHERE partido_id = 3 AND estado = 'terminado')
+                """
+            ) { [$0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.int(4)] }
+            #expect(recuento == [[3, 13, 2, 1, 1]], "intento \(intento)")
+        }
+    }
+
+    /// `avisos vigilar` serves a channel added while it runs and a webhook whose URL changed,
+    /// both within one poll.
+    @Test func vigilarSigueLosCambiosDeCanales() async throws {
+        let antes = try ReceptorHTTP()
+        let despues = try ReceptorHTTP()
+        defer {
+            antes.cerrar()
+            despues.cerrar()
+        }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", antes.url)
+        let vigilante = try escenario.lanzar("avisos", "vigilar")
+        #expect(await vigilante.esperarTexto("Vigilando", enSalida: true))
+        try encolarEjecuciones(1, en: escenario)
+        #expect(await antes.esperar(5))
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", despues.url, "--reemplazar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "registro", "--nombre", "bitacora")
+        try await Task.sleep(for: .milliseconds(300))  // one poll is 200 ms
+        try encolarEjecuciones(1, en: escenario)
+        #expect(await despues.esperar(5, limite: 5))
+        #expect(antes.peticiones.count == 5)
+        let bitacora = try consultar(
+            escenario.db,
+            "SELECT count(*) FROM entrega WHERE canal = 'bitacora' AND estado = 'entregada'"
+        ) { $0.int(0) }
+        #expect(bitacora == [5])
+        vigilante.senal(SIGTERM)
+        #expect(await vigilante.esperar().codigo == 143)
+    }
+
+    /// `runs` runs of partido 1's five goals, queued as `jugar` would queue them.
+    func encolarEjecuciones(_ ejecuciones: Int, en escenario: Escenario) throws {
+        let queue = try Almacen.abrir(ruta: escenario.db)
+        let partido = try #require(try PartidosSQLite(queue).partido(id: 1))
+        for n in 0..<ejecuciones {
+            let cronica = CronicaSQLite(queue, partidoId: 1, duracionFija: true)
+            try cronica.empezar(partido: partido, duracion: 90, msPorMinuto: 0, codigo: "e2e\(n)")
+            var marcador = Marcador.cero
+            for case .gol(let gol) in partido.eventos {
+                marcador = marcador.sumando(gol.lado)
+                _ = try cronica.registrar(
+                    minuto: gol.minuto.minuto, goles: marcador,
+                    avisos: [AvisoDeGol(gol: gol, en: partido, marcador: marcador)],
+                    ultimoAviso: { _ in "" })
+            }
+            _ = try cronica.terminar(minuto: 90)
+        }
+    }
+}
