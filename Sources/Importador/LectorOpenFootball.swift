@@ -26,6 +26,9 @@ public enum LectorOpenFootball {
                 throw FalloDeImportacion(
                     mensaje: "«name» debe ser un texto, no \(valor.descripcion)")
             }
+            if let problema = Self.problema(texto.trimmed) {
+                throw FalloDeImportacion(mensaje: "«name» (la competición) \(problema)")
+            }
             nombre = texto.trimmed
         }
         guard let valorPartidos = raiz["matches"] else {
@@ -36,10 +39,37 @@ public enum LectorOpenFootball {
                 mensaje: "«matches» debe ser una lista, no \(valorPartidos.descripcion)")
         }
         var partidos: [PartidoImportado] = []
+        var vistos: [String: Int] = [:]
         for (indice, valor) in lista.enumerated() {
-            partidos.append(try partido(valor, numero: indice + 1))
+            let partido = try partido(valor, numero: indice + 1)
+            // The same match (date and teams) twice in one file: which one is right cannot be
+            // guessed, so the file is refused, naming both.
+            let clave = partido.clave(competicion: nombre)
+            if let anterior = vistos[clave] {
+                throw FalloDeImportacion(
+                    mensaje:
+                        "los partidos \(anterior) y \(indice + 1) son el mismo (\(partido.fecha ?? "sin fecha"), \(partido.local) – \(partido.visitante))"
+                )
+            }
+            vistos[clave] = indice + 1
+            partidos.append(partido)
         }
         return Competicion(nombre: nombre, partidos: partidos)
+    }
+
+    /// Longest name accepted: no team, player, competition or ground needs more, and a
+    /// longer one would only make every table, log line and file name unusable.
+    public static let longitudMaxima = 200
+
+    /// Why a text from the file cannot be stored, or `nil` when it can (DESIGN §9).
+    static func problema(_ texto: String) -> String? {
+        if let control = texto.unicodeScalars.first(where: TextoSeguro.esControl) {
+            return "tiene un carácter de control (\(TextoSeguro.limpio(String(control))))"
+        }
+        if texto.count > longitudMaxima {
+            return "pasa de \(longitudMaxima) caracteres (tiene \(texto.count))"
+        }
+        return nil
     }
 
     private static func partido(_ valor: ValorJSON, numero: Int) throws -> PartidoImportado {
@@ -88,22 +118,38 @@ public enum LectorOpenFootball {
                 crudos.append((leido.minuto, leido, crudos.count))
             }
         }
-        // Minutes past 90 in a match without extra time: 91–99 are a slip for added time (the
-        // 2026 file writes "92" for 90+2); 100 and later can only be extra time.
+        // Extra time: `score.et`, or a goal at 100–120 that can only be extra time.
+        if !importado.tieneProrroga,
+            let tardio = crudos.first(where: {
+                $0.1.minuto.anadido == 0 && (100...120).contains($0.1.minuto.minuto)
+            })?.1
+        {
+            importado.tieneProrroga = true
+            importado.avisos.append(
+                "\(lugar): gol de \(tardio.jugador.nombre) en el minuto \(tardio.minuto) sin «score.et»: se juega con prórroga"
+            )
+        }
+        // Minutes just past a period's end without an offset are that period's added time, as
+        // real files write them: 91–99 without extra time is 90+N, 121–130 with it is 120+N.
         var goles: [Gol] = []
         for (_, gol, _) in crudos {
             var gol = gol
-            if !importado.tieneProrroga && gol.minuto.minuto > 90 && gol.minuto.anadido == 0 {
-                if gol.minuto.minuto < 100 {
-                    let anadido = MinutoDeJuego(90, anadido: gol.minuto.minuto - 90)
+            let minuto = gol.minuto
+            if minuto.anadido == 0 {
+                if !importado.tieneProrroga && (91...99).contains(minuto.minuto) {
+                    gol.minuto = MinutoDeJuego(90, anadido: minuto.minuto - 90)
                     importado.avisos.append(
-                        "\(lugar): el gol de \(gol.jugador.nombre) en el minuto \(gol.minuto) se lee como \(anadido) (no hubo prórroga)"
+                        "\(lugar): el gol de \(gol.jugador.nombre) en el minuto \(minuto) se lee como \(gol.minuto) (no hubo prórroga)"
                     )
-                    gol.minuto = anadido
-                } else {
-                    importado.tieneProrroga = true
+                } else if importado.tieneProrroga && (121...130).contains(minuto.minuto) {
+                    gol.minuto = MinutoDeJuego(120, anadido: minuto.minuto - 120)
                     importado.avisos.append(
-                        "\(lugar): gol de \(gol.jugador.nombre) en el minuto \(gol.minuto) sin «score.et»: se juega con prórroga"
+                        "\(lugar): el gol de \(gol.jugador.nombre) en el minuto \(minuto) se lee como \(gol.minuto) (tiempo añadido de la prórroga)"
+                    )
+                } else if minuto.minuto > 120 {
+                    throw fallo(
+                        "goles",
+                        "el gol de \(gol.jugador.nombre) en el minuto \(minuto) no cabe en un partido sin prórroga"
                     )
                 }
             }
@@ -151,20 +197,25 @@ public enum LectorOpenFootball {
         guard case .texto(let nombreCrudo)? = valor["name"], !nombreCrudo.trimmed.isEmpty else {
             throw fallo("\(campo).name", "falta el nombre del jugador")
         }
+        if let problema = problema(nombreCrudo.trimmed) {
+            throw fallo("\(campo).name", "el nombre \(problema)")
+        }
         var minuto: MinutoDeJuego
         switch valor["minute"] {
         case .numero(let n)?:
-            guard n == n.rounded(), n >= 1, n <= 120 else {
+            guard n == n.rounded(), n >= 1, n <= 130 else {
                 throw fallo(
                     "\(campo).minute",
-                    "\(ValorJSON.numero(n).descripcion) no es un minuto (de 1 a 120)")
+                    "\(ValorJSON.numero(n).descripcion) no es un minuto (de 1 a 130)")
             }
             minuto = MinutoDeJuego(Int(n))
         case .texto(let texto)?:
-            guard let leido = MinutoDeJuego(texto: texto), leido.minuto >= 1, leido.minuto <= 120,
-                leido.anadido <= 30
+            guard let leido = MinutoDeJuego(texto: texto), leido.minuto >= 1,
+                leido.minuto <= (leido.anadido > 0 ? 120 : 130), leido.anadido <= 30
             else {
-                throw fallo("\(campo).minute", "«\(texto)» no es un minuto (como 35 o 90+3)")
+                throw fallo(
+                    "\(campo).minute",
+                    "«\(TextoSeguro.limpio(texto))» no es un minuto (como 35 o 90+3)")
             }
             minuto = leido
         case nil:
@@ -178,6 +229,15 @@ public enum LectorOpenFootball {
                     "\(campo).offset", "\(offset.descripcion) no es un tiempo añadido (de 0 a 30)")
             }
             minuto.anadido += Int(n)
+            guard minuto.anadido <= 30 else {
+                throw fallo(
+                    "\(campo).offset",
+                    "el tiempo añadido pasa de 30 minutos (\(minuto.minuto)+\(minuto.anadido))")
+            }
+            guard minuto.minuto <= 120 else {
+                throw fallo(
+                    "\(campo).offset", "el minuto \(minuto.minuto) no admite tiempo añadido")
+            }
         }
         let penalti = try bandera(valor["penalty"], "\(campo).penalty", fallo)
         let enPropiaPuerta = try bandera(valor["owngoal"], "\(campo).owngoal", fallo)
@@ -193,12 +253,16 @@ public enum LectorOpenFootball {
     private static func equipo(
         _ valor: ValorJSON?, _ campo: String, _ fallo: (String, String) -> FalloDeImportacion
     ) throws -> String {
+        func comprobado(_ nombre: String) throws -> String {
+            if let problema = problema(nombre) { throw fallo(campo, "el nombre \(problema)") }
+            return nombre
+        }
         switch valor {
         case .texto(let nombre)? where !nombre.trimmed.isEmpty:
-            return nombre.trimmed
+            return try comprobado(nombre.trimmed)
         case .objeto(let campos)?:
             if case .texto(let nombre)? = campos["name"], !nombre.trimmed.isEmpty {
-                return nombre.trimmed
+                return try comprobado(nombre.trimmed)
             }
             throw fallo(campo, "el equipo no tiene «name»")
         case nil, .nulo?:
@@ -213,7 +277,9 @@ public enum LectorOpenFootball {
     ) throws -> String? {
         switch valor {
         case nil, .nulo?: return nil
-        case .texto(let texto)?: return texto.trimmed.isEmpty ? nil : texto.trimmed
+        case .texto(let texto)?:
+            if let problema = problema(texto.trimmed) { throw fallo(campo, problema) }
+            return texto.trimmed.isEmpty ? nil : texto.trimmed
         case .numero?: return valor!.descripcion
         case let otro?: throw fallo(campo, "debe ser un texto, no \(otro.descripcion)")
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Torneo
 
 /// Any JSON value. The importer reads the file into this first and walks it by hand, so a
 /// wrong field is reported with its match and path, and extra fields are simply ignored.
@@ -43,7 +44,7 @@ public indirect enum ValorJSON: Decodable, Sendable, Hashable {
         case .nulo: "null"
         case .booleano(let b): b ? "true" : "false"
         case .numero(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
-        case .texto(let t): "«\(t.count > 40 ? String(t.prefix(40)) + "…" : t)»"
+        case .texto(let t): "«\(TextoSeguro.limpio(t.count > 40 ? String(t.prefix(40)) + "…" : t))»"
         case .lista: "una lista"
         case .objeto: "un objeto"
         }

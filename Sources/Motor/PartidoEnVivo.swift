@@ -151,22 +151,22 @@ public final class PartidoEnVivo {
                 return try cancelar()
             }
             var goles = golesEnVivo
-            var delMinuto: [(Gol, AvisoDeGol)] = []
+            var golesDelMinuto: [(gol: Gol, marcador: Marcador)] = []
             while siguiente < eventos.endIndex, eventos[siguiente].minuto.minuto == nuevo {
                 let evento = eventos[siguiente]
                 goles = goles.despuesDe(evento, en: partido)
                 if case .gol(let gol) = evento {
-                    delMinuto.append(
-                        (gol, AvisoDeGol(gol: gol, en: partido, marcador: goles + golesAMano)))
+                    golesDelMinuto.append((gol, goles + golesAMano))
                 }
                 siguiente += 1
             }
+            let delMinuto = AvisoDeGol.avisos(de: golesDelMinuto, en: partido)
             let mano: Marcador
             if let cronica {
                 let previo = ultimoAviso
                 guard
                     let guardada = try cronica.registrar(
-                        minuto: nuevo, goles: goles, avisos: delMinuto.map(\.1),
+                        minuto: nuevo, goles: goles, avisos: delMinuto,
                         ultimoAviso: { mano in
                             nuevo % 15 == 0 ? "minuto \(nuevo) con \(goles + mano)" : previo
                         })
@@ -181,7 +181,7 @@ public final class PartidoEnVivo {
             golesAMano = mano
             minuto = nuevo
             if nuevo % 15 == 0 { ultimoAviso = "minuto \(nuevo) con \(marcador)" }
-            for (_, aviso) in delMinuto { alCambiar?(.gol(aviso)) }
+            for aviso in delMinuto { alCambiar?(.gol(aviso)) }
             alCambiar?(.minuto)
         }
         if let cronica, try !cronica.terminar(minuto: minuto) {

@@ -10,14 +10,22 @@ public struct Ajustes: Sendable, Hashable, Codable {
     public var avisosPermitidos: Bool?
     /// Seconds an attachment may take to fetch before the notice goes out without it.
     public var plazoDeAdjuntos: Double
+    /// The log keeps this many days of lines…
+    public var diasDeRegistro: Int
+    /// …and at most this many lines.
+    public var lineasDeRegistro: Int
 
     public init(
         duracion: Int = Duracion.porDefecto,
         msPorMinuto: Int = 250,
         sinAvisosEnPrimerPlano: Bool = false,
         avisosPermitidos: Bool? = nil,
-        plazoDeAdjuntos: Double = 30
+        plazoDeAdjuntos: Double = 30,
+        diasDeRegistro: Int = 30,
+        lineasDeRegistro: Int = 100_000
     ) {
+        self.diasDeRegistro = diasDeRegistro
+        self.lineasDeRegistro = lineasDeRegistro
         self.plazoDeAdjuntos = plazoDeAdjuntos
         self.duracion = duracion
         self.msPorMinuto = msPorMinuto

@@ -65,13 +65,33 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         return ascii
     }
 
+    /// `gol-35-Luis`; the same player's second goal in the same minute is `gol-80-Mbappé-2`
+    /// (DESIGN §9): both are notified, and the first keeps the lessons' exact format.
+    public static func identificador(de gol: Gol, repeticion: Int = 1) -> String {
+        let base = "gol-\(gol.minuto)-\(gol.jugador.nombre)"
+        return repeticion > 1 ? "\(base)-\(repeticion)" : base
+    }
+
+    /// The notices of goals scored at the same minute, in order, numbering a player's repeated
+    /// goal in one minute.
+    public static func avisos(
+        de goles: [(gol: Gol, marcador: Marcador)], en partido: Partido
+    ) -> [AvisoDeGol] {
+        var vistas: [String: Int] = [:]
+        return goles.map { gol, marcador in
+            let base = identificador(de: gol)
+            vistas[base, default: 0] += 1
+            return AvisoDeGol(gol: gol, en: partido, marcador: marcador, repeticion: vistas[base]!)
+        }
+    }
+
     /// The notice for `gol` of `partido`, with the score it leaves.
-    public init(gol: Gol, en partido: Partido, marcador: Marcador) {
+    public init(gol: Gol, en partido: Partido, marcador: Marcador, repeticion: Int = 1) {
         var marcas = [gol.jugador.equipo.nombre]
         if gol.enPropiaPuerta { marcas.append("en propia puerta") }
         if gol.penalti { marcas.append("de penalti") }
         self.init(
-            identificador: "gol-\(gol.minuto)-\(gol.jugador.nombre)",
+            identificador: Self.identificador(de: gol, repeticion: repeticion),
             titulo: Self.tituloDeGol,
             cuerpo:
                 "\(gol.jugador.nombre) (\(marcas.joined(separator: ", "))), minuto \(gol.minuto)",

@@ -24,28 +24,46 @@ final class Contexto {
     var json: Bool { argumentos.tiene("--json") }
 
     /// `--db`, else `MARCADOR_DB`, else `$XDG_DATA_HOME/marcador/`, else `~/.local/share/marcador/`.
+    /// With none of them there is no private place to keep it: the user is asked for `--db`
+    /// rather than given a shared folder such as /tmp, where another user could plant the file.
     var rutaDeLaBase: String {
-        if let ruta = argumentos.valor("--db") { return ruta }
-        if let ruta = entorno["MARCADOR_DB"], !ruta.isEmpty { return ruta }
-        return Self.carpetaPorDefecto(entorno) + "/marcador.sqlite3"
+        get throws(Fallo) {
+            if let ruta = argumentos.valor("--db") {
+                guard !ruta.isEmpty else {
+                    throw .uso("--db necesita una ruta: «--db \"\"» no dice dónde guardar nada.")
+                }
+                return ruta
+            }
+            if let ruta = entorno["MARCADOR_DB"], !ruta.isEmpty { return ruta }
+            guard let carpeta = Self.carpetaPorDefecto(entorno) else {
+                throw .uso(
+                    "No hay HOME ni XDG_DATA_HOME: no sé dónde guardar la base de datos. "
+                        + "Indica una con --db RUTA o con la variable MARCADOR_DB.")
+            }
+            return carpeta + "/marcador.sqlite3"
+        }
     }
 
-    static func carpetaPorDefecto(_ entorno: [String: String]) -> String {
+    /// The path to show in messages (even when none could be chosen).
+    var rutaParaMensajes: String { (try? rutaDeLaBase) ?? "" }
+
+    static func carpetaPorDefecto(_ entorno: [String: String]) -> String? {
         if let datos = entorno["XDG_DATA_HOME"], datos.hasPrefix("/") {
             return datos + "/marcador"
         }
-        return (entorno["HOME"] ?? "/tmp") + "/.local/share/marcador"
+        guard let casa = entorno["HOME"], casa.hasPrefix("/") else { return nil }
+        return casa + "/.local/share/marcador"
     }
 
     /// The database, opened, migrated and seeded on first use (and reset with
     /// `--reiniciar-datos`).
     func almacen() throws(Fallo) -> DatabaseQueue {
         if let abierto { return abierto }
-        let ruta = rutaDeLaBase
+        let ruta = try rutaDeLaBase
         let usaLaDePorDefecto =
             argumentos.valor("--db") == nil && (entorno["MARCADOR_DB"] ?? "").isEmpty
-        if usaLaDePorDefecto {
-            crearCarpetas(Self.carpetaPorDefecto(entorno))
+        if usaLaDePorDefecto, let carpeta = Self.carpetaPorDefecto(entorno) {
+            try crearCarpetaPrivada(carpeta)
         }
         do {
             let queue = try Almacen.abrir(
@@ -65,12 +83,20 @@ final class Contexto {
         get throws(Fallo) { RegistroSQLite(try almacen()) }
     }
 
-    /// `mkdir -p` with private permissions: the database holds webhook URLs with secrets.
-    private func crearCarpetas(_ ruta: String) {
+    /// `mkdir -p` with private permissions (the database holds webhook URLs with secrets); the
+    /// last folder must be a real folder of this user, not a symlink someone planted.
+    private func crearCarpetaPrivada(_ ruta: String) throws(Fallo) {
         var actual = ""
         for parte in ruta.split(separator: "/") {
             actual += "/" + parte
             mkdir(actual, 0o700)
+        }
+        var info = stat()
+        guard lstat(ruta, &info) == 0 else { return }  // SQLite will say why it cannot open
+        guard (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else {
+            throw .entradaSalida(
+                "La carpeta «\(ruta)» no es una carpeta tuya (¿un enlace simbólico?): "
+                    + "no se guarda nada en ella. Usa --db RUTA.")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Almacen
 import Sistema
+import Torneo
 
 /// The whole command line: parse, dispatch, and turn every error into a message and a status.
 @MainActor
@@ -52,7 +53,9 @@ enum Programa {
                         argumentos: argumentos, entorno: entorno, terminal: terminal)
                     contexto = soloReiniciar
                     _ = try soloReiniciar.almacen()
-                    terminal.linea("Datos reiniciados en «\(soloReiniciar.rutaDeLaBase)».")
+                    terminal.linea(
+                        "Datos reiniciados en «\(TextoSeguro.limpio(try soloReiniciar.rutaDeLaBase))»."
+                    )
                     return .ok
                 }
                 terminal.escribir(Ayuda.general())
@@ -65,10 +68,16 @@ enum Programa {
             let comando = try tipo.init(argumentos)
             let actual = Contexto(argumentos: argumentos, entorno: entorno, terminal: terminal)
             contexto = actual
+            if argumentos.tiene("--reiniciar-datos") {
+                // The command is checked against what the data will be (the seed) before the
+                // data is wiped: a command that would fail with 64 or 66 changes nothing.
+                try comando.validarTrasReinicio(en: try Almacen.enMemoria())
+            }
             return try await comando.ejecutar(en: actual)
         } catch {
-            let fallo = Fallo.deBaseDeDatos(error, ruta: contexto?.rutaDeLaBase ?? "")
-            var mensaje = "marcador: \(fallo.mensaje)\n"
+            let fallo = Fallo.deBaseDeDatos(error, ruta: contexto?.rutaParaMensajes ?? "")
+            // Messages quote what the user or a file said: made safe before the terminal.
+            var mensaje = "marcador: \(TextoSeguro.limpio(fallo.mensaje))\n"
             if fallo.codigo == .uso {
                 mensaje += "Prueba «marcador --help».\n"
             }

@@ -111,16 +111,6 @@ struct CanalesTests {
         #expect(fallo?.motivo.contains("/no/existe/marcador") == true)
     }
 
-    @Test(arguments: [
-        ("https://hooks.example.com/T0/B1/secreto", "https://hooks.example.com/***"),
-        ("http://yo:clave@127.0.0.1:8080/gol?token=x", "http://***@127.0.0.1:8080/***"),
-        ("https://ntfy.sh", "https://ntfy.sh"),
-        ("basura", "***"),
-    ])
-    func laURLVisibleNoEnsenaSecretos(url: String, visible: String) {
-        #expect(CanalWebhook.urlVisible(url) == visible)
-    }
-
     @Test func elIdDeReemplazoEsEstableYDistinguePartidos() {
         let a = CanalEscritorio.idDeReemplazo("partido-1-gol-35-Luis")
         #expect(a == CanalEscritorio.idDeReemplazo("partido-1-gol-35-Luis"))

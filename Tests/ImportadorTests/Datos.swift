@@ -1,14 +1,12 @@
 import Foundation
 
-/// The public-domain openfootball files in `../shared/data/openfootball`, next to the package.
+/// The public-domain openfootball files copied into `Tests/Recursos/openfootball` (CC0, with
+/// their licence beside them): the repository stands alone.
 enum Datos {
     static let carpeta: String = {
         let aqui = URL(fileURLWithPath: #filePath)
-        let paquete = aqui.deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return paquete.deletingLastPathComponent().appendingPathComponent(
-            "shared/data/openfootball"
-        ).path
+        return aqui.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Recursos/openfootball").path
     }()
 
     static func bytes(_ nombre: String) throws -> [UInt8] {

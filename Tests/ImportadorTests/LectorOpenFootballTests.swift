@@ -158,7 +158,7 @@ struct LectorOpenFootballTests {
             """)
         #expect(
             mensaje
-                == "partido 2 (España – Perú): goals1[0].minute: 200 no es un minuto (de 1 a 120)")
+                == "partido 2 (España – Perú): goals1[0].minute: 200 no es un minuto (de 1 a 130)")
     }
 
     @Test func ruidoAleatorioNoRompeNada() {
@@ -171,5 +171,120 @@ struct LectorOpenFootballTests {
                 _ = try LectorOpenFootball.leer(bytes, nombrePorDefecto: "x")
             }
         }
+    }
+
+    // MARK: - DESIGN §9: limits, control characters, duplicates, added time
+
+    /// A JSON string literal for `texto` (control characters escaped as JSON does).
+    func json(_ texto: String) -> String {
+        var salida = "\""
+        for escalar in texto.unicodeScalars {
+            switch escalar {
+            case "\"": salida += "\\\""
+            case "\\": salida += "\\\\"
+            case let c where c.value < 0x20 || (c.value >= 0x7F && c.value <= 0x9F):
+                let hex = String(c.value, radix: 16)
+                salida += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: salida.unicodeScalars.append(escalar)
+            }
+        }
+        return salida + "\""
+    }
+
+    static let hostiles: [(String, String)] = [
+        ("\u{1B}[2J", "\\x1B"), ("\u{1B}]0;retitulado\u{07}", "\\x1B"),
+        ("\u{1B}]52;c;ZWNobyBob2xh\u{07}", "\\x1B"), ("campana\u{07}", "\\x07"),
+        ("re\rtorno", "\\x0D"), ("línea\nfalsa", "\\x0A"), ("nulo\u{00}cortado", "\\x00"),
+        ("csi\u{9B}31m", "\\u009B"), ("borrar\u{7F}", "\\x7F"),
+    ]
+
+    @Test(arguments: hostiles)
+    func unNombreConCaracteresDeControlSeRechaza(hostil: String, visible: String) {
+        let equipo = fallo(
+            "{\"matches\": [{\"team1\": \(json("Rayo" + hostil)), \"team2\": \"B\"}]}")
+        #expect(
+            equipo?.hasPrefix("partido 1: team1: el nombre tiene un carácter de control") == true)
+        #expect(equipo?.contains(visible) == true, "\(equipo ?? "")")
+        #expect(equipo.map(TextoSeguro.tieneControl) == false)
+        let jugador = fallo(
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals1\": [{\"name\": \(json(hostil)), \"minute\": 3}]}]}"
+        )
+        #expect(
+            jugador?.hasPrefix(
+                "partido 1 (A – B): goals1[0].name: el nombre tiene un carácter de control")
+                == true)
+        let competicion = fallo("{\"name\": \(json(hostil)), \"matches\": []}")
+        #expect(
+            competicion?.hasPrefix("«name» (la competición) tiene un carácter de control") == true)
+        let estadio = fallo(
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"ground\": \(json(hostil))}]}")
+        #expect(
+            estadio?.hasPrefix("partido 1 (A – B): ground: tiene un carácter de control") == true)
+    }
+
+    @Test func doscientosCaracteresSiDoscientosUnoNo() throws {
+        let justo = String(repeating: "á", count: 200)
+        let partido = try leer("{\"matches\": [{\"team1\": \"\(justo)\", \"team2\": \"B\"}]}")
+        #expect(partido.partidos.first?.local == justo)
+        let largo = String(repeating: "x", count: 5_000_000)
+        #expect(
+            fallo("{\"name\": \"\(largo)\", \"matches\": []}")
+                == "«name» (la competición) pasa de 200 caracteres (tiene 5000000)")
+        #expect(
+            fallo(
+                "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals2\": [{\"name\": \"\(String(repeating: "y", count: 201))\", \"minute\": 4}]}]}"
+            ) == "partido 1 (A – B): goals2[0].name: el nombre pasa de 200 caracteres (tiene 201)")
+    }
+
+    /// The same match twice in one file is refused, naming both positions (round 1 dropped the
+    /// second one silently, and `--dry-run` counted one more than the real import).
+    @Test func unPartidoRepetidoSeRechazaNombrandoAmbos() {
+        #expect(
+            fallo(
+                """
+                {"matches": [
+                  {"date": "2018-06-14", "team1": "Russia", "team2": "Saudi Arabia", "score": {"ft": [5, 0]}},
+                  {"date": "2018-06-15", "team1": "Egypt", "team2": "Uruguay"},
+                  {"date": "2018-06-14", "team1": "Russia", "team2": "Saudi Arabia", "score": {"ft": [1, 0]}}]}
+                """)
+                == "los partidos 1 y 3 son el mismo (2018-06-14, Russia – Saudi Arabia)")
+    }
+
+    /// Real files write the first minute of added time after extra time as `121`.
+    @Test func elMinuto121ConProrrogaEsEl120Mas1() throws {
+        let competicion = try leer(
+            """
+            {"matches": [{"team1": "A", "team2": "B", "score": {"ft": [1, 1], "et": [2, 1]},
+              "goals1": [{"name": "Uno", "minute": 10}, {"name": "Tarde", "minute": 121}],
+              "goals2": [{"name": "Dos", "minute": 50}]}]}
+            """)
+        let partido = try #require(competicion.partidos.first)
+        #expect(partido.goles?.last?.minuto == MinutoDeJuego(120, anadido: 1))
+        #expect(
+            partido.avisos == [
+                "partido 1 (A – B): el gol de Tarde en el minuto 121 se lee como 120+1 (tiempo añadido de la prórroga)"
+            ])
+        #expect(partido.resultadoEsperado == Marcador(local: 2, visitante: 1))
+    }
+
+    @Test(arguments: [
+        (
+            "{\"name\": \"x\", \"minute\": \"90+30\", \"offset\": 30}",
+            "partido 1 (A – B): goals1[0].offset: el tiempo añadido pasa de 30 minutos (90+60)"
+        ),
+        ("{\"name\": \"x\", \"minute\": \"90+31\"}", "goals1[0].minute: «90+31» no es un minuto"),
+        (
+            "{\"name\": \"x\", \"minute\": 125}",
+            "partido 1 (A – B): goles: el gol de x en el minuto 125 no cabe en un partido sin prórroga"
+        ),
+        (
+            "{\"name\": \"x\", \"minute\": 131}",
+            "goals1[0].minute: 131 no es un minuto (de 1 a 130)"
+        ),
+    ])
+    func elTiempoAnadidoTieneLimite(gol: String, esperado: String) {
+        let mensaje = fallo(
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals1\": [\(gol)]}]}")
+        #expect(mensaje?.contains(esperado) == true, "\(mensaje ?? "sin error")")
     }
 }

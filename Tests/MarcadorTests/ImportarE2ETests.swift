@@ -3,14 +3,9 @@ import Testing
 
 @Suite("marcador importar (binario)")
 struct ImportarE2ETests {
-    static let datos: String = {
-        let paquete = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return paquete.deletingLastPathComponent().appendingPathComponent(
-            "shared/data/openfootball"
-        ).path
-    }()
+    /// The openfootball files copied into the repository (CC0).
+    static let datos: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Recursos/openfootball").path
 
     @Test func importaLosDosMundialesYReimportarNoAnadeNada() async throws {
         let escenario = Escenario()
@@ -19,21 +14,21 @@ struct ImportarE2ETests {
         #expect(
             primero.salida == """
                 World Cup 2018: 64 partidos y 169 goles en el fichero.
-                Nuevos: 64 · ya estaban: 0 · sin detalle de goles: 1 · con avisos: 0.
+                Nuevos: 64 · ya estaban: 0 · sin detalle de goles: 1 · con advertencias: 0.
 
                 """)
         let segundo = try await escenario.marcador("importar", Self.datos + "/worldcup-2026.json")
         #expect(
             segundo.salida.hasSuffix(
-                "Nuevos: 104 · ya estaban: 0 · sin detalle de goles: 8 · con avisos: 1.\n"))
+                "Nuevos: 104 · ya estaban: 0 · sin detalle de goles: 8 · con advertencias: 1.\n"))
         #expect(
             segundo.error.contains(
-                "aviso: partido 102 (England – Argentina): el gol de Lautaro Martínez en el minuto 92 se lee como 90+2"
+                "advertencia: partido 102 (England – Argentina): el gol de Lautaro Martínez en el minuto 92 se lee como 90+2"
             ))
         let otraVez = try await escenario.marcador("importar", Self.datos + "/worldcup-2026.json")
         #expect(
             otraVez.salida.hasSuffix(
-                "Nuevos: 0 · ya estaban: 104 · sin detalle de goles: 0 · con avisos: 0.\n"))
+                "Nuevos: 0 · ya estaban: 104 · sin detalle de goles: 0 · con advertencias: 0.\n"))
         let lista = try await escenario.marcador(
             "partidos", "--competicion", "World Cup 2018", "--json"
         ).salida

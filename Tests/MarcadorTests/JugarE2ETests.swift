@@ -242,12 +242,14 @@ struct GolAManoYAjustesE2ETests {
         let escenario = Escenario()
         #expect(
             try await escenario.marcador("ajustes").salida == """
-                AJUSTE          VALOR
-                duracion        90 minutos
-                ms-por-minuto   250
-                silencio        no
-                avisos          desactivados
-                plazo-adjuntos  30 s
+                AJUSTE           VALOR
+                duracion         90 minutos
+                ms-por-minuto    250
+                silencio         no
+                avisos           desactivados
+                plazo-adjuntos   30 s
+                registro-dias    30
+                registro-lineas  100000
 
                 """)
         #expect(

@@ -54,4 +54,28 @@ struct AvisoDeGolTests {
             en: partido, marcador: .cero)
         #expect(a.identificador != b.identificador)
     }
+
+    /// Two goals by one player in one minute are two notices: the second is `-2` (DESIGN §9).
+    @Test func dosGolesDelMismoJugadorEnUnMinutoSonDosAvisos() {
+        let francia = Equipo("France")
+        let mbappe = Jugador("Mbappé", de: francia)
+        let partido = Partido(id: 9, local: francia, visitante: Equipo("Argentina"), eventos: [])
+        let primero = Gol(minuto: MinutoDeJuego(80), jugador: mbappe, lado: .local)
+        let avisos = AvisoDeGol.avisos(
+            de: [
+                (primero, Marcador(local: 1, visitante: 2)),
+                (primero, Marcador(local: 2, visitante: 2)),
+                (
+                    Gol(minuto: MinutoDeJuego(80, anadido: 1), jugador: mbappe, lado: .local),
+                    Marcador(local: 3, visitante: 2)
+                ),
+            ], en: partido)
+        #expect(
+            avisos.map(\.identificador) == ["gol-80-Mbappé", "gol-80-Mbappé-2", "gol-80+1-Mbappé"])
+        #expect(
+            avisos.map(\.cuerpo) == [
+                "Mbappé (France), minuto 80", "Mbappé (France), minuto 80",
+                "Mbappé (France), minuto 80+1",
+            ])
+    }
 }

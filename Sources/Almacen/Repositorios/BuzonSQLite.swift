@@ -242,7 +242,15 @@ public struct BuzonSQLite: Buzon {
         try queue.read { db in
             var recuento = Dictionary(
                 uniqueKeysWithValues: EstadoDeEntrega.allCases.map { ($0, 0) })
-            try db.forEachRow("SELECT estado, count(*) FROM entrega GROUP BY estado") { fila in
+            // Pruned deliveries still count: the totals are a history, not a snapshot.
+            try db.forEachRow(
+                """
+                SELECT estado, sum(n) FROM (
+                    SELECT estado, count(*) AS n FROM entrega GROUP BY estado
+                    UNION ALL SELECT estado, cuantas FROM entrega_podada)
+                GROUP BY estado
+                """
+            ) { fila in
                 if let estado = EstadoDeEntrega(rawValue: fila.string(0)) {
                     recuento[estado] = fila.int(1)
                 }

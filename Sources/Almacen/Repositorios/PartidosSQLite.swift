@@ -96,6 +96,12 @@ public struct PartidosSQLite: PartidosRepositorio {
         if let valor = valores[Clave.plazoDeAdjuntos].flatMap(Double.init) {
             ajustes.plazoDeAdjuntos = valor
         }
+        if let valor = valores[Clave.diasDeRegistro].flatMap(Int.init) {
+            ajustes.diasDeRegistro = valor
+        }
+        if let valor = valores[Clave.lineasDeRegistro].flatMap(Int.init) {
+            ajustes.lineasDeRegistro = valor
+        }
         return ajustes
     }
 
@@ -106,6 +112,8 @@ public struct PartidosSQLite: PartidosRepositorio {
             try db.execute(sql, Clave.msPorMinuto, String(ajustes.msPorMinuto))
             try db.execute(sql, Clave.silencio, ajustes.sinAvisosEnPrimerPlano ? "1" : "0")
             try db.execute(sql, Clave.plazoDeAdjuntos, String(ajustes.plazoDeAdjuntos))
+            try db.execute(sql, Clave.diasDeRegistro, String(ajustes.diasDeRegistro))
+            try db.execute(sql, Clave.lineasDeRegistro, String(ajustes.lineasDeRegistro))
             if let permiso = ajustes.avisosPermitidos {
                 try db.execute(sql, Clave.permiso, permiso ? "1" : "0")
             } else {
@@ -121,6 +129,8 @@ public struct PartidosSQLite: PartidosRepositorio {
         static let silencio = "sin_avisos_en_primer_plano"
         static let permiso = "avisos_permitidos"
         static let plazoDeAdjuntos = "plazo_de_adjuntos"
+        static let diasDeRegistro = "registro_dias"
+        static let lineasDeRegistro = "registro_lineas"
     }
 }
 

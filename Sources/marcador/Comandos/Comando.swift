@@ -1,3 +1,5 @@
+import Almacen
+
 /// A subcommand: its arguments declared together with their help, its behaviour in `ejecutar`.
 @MainActor
 protocol Comando {
@@ -13,9 +15,15 @@ protocol Comando {
     init(_ argumentos: Argumentos) throws(Fallo)
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida
+
+    /// What `ejecutar` would refuse (a usage error, an unknown match) on the data as
+    /// `--reiniciar-datos` will leave it, checked on `semilla` before anything is wiped.
+    func validarTrasReinicio(en semilla: DatabaseQueue) throws
 }
 
 extension Comando {
+    func validarTrasReinicio(en semilla: DatabaseQueue) throws {}
+
     static var posicionales: [Posicional] { [] }
     static var detalles: String? { nil }
 

@@ -29,6 +29,8 @@ struct ComandoAjustes: Comando {
           silencio si|no        Sin banner ni campana en la terminal que mira el partido.
           plazo-adjuntos S      Segundos para descargar el adjunto de un aviso (por defecto, 30);
                                 pasado el plazo, el aviso sale sin él.
+          registro-dias N       Días que el registro guarda sus líneas (por defecto, 30).
+          registro-lineas N     Líneas que el registro guarda como mucho (por defecto, 100000).
         """
 
     enum Cambio {
@@ -36,6 +38,8 @@ struct ComandoAjustes: Comando {
         case msPorMinuto(Int)
         case silencio(Bool)
         case plazoDeAdjuntos(Double)
+        case diasDeRegistro(Int)
+        case lineasDeRegistro(Int)
     }
 
     let cambio: Cambio?
@@ -72,10 +76,20 @@ struct ComandoAjustes: Comando {
                 throw .uso("plazo-adjuntos va de 0 a 300 segundos, no «\(valor)».")
             }
             cambio = .plazoDeAdjuntos(segundos)
+        case "registro-dias":
+            guard let dias = Int(valor), (1...3650).contains(dias) else {
+                throw .uso("registro-dias va de 1 a 3650, no «\(valor)».")
+            }
+            cambio = .diasDeRegistro(dias)
+        case "registro-lineas":
+            guard let lineas = Int(valor), (100...100_000_000).contains(lineas) else {
+                throw .uso("registro-lineas va de 100 a 100000000, no «\(valor)».")
+            }
+            cambio = .lineasDeRegistro(lineas)
         default:
             throw .uso(
-                "Ajuste desconocido «\(clave)». Ajustes: duracion, ms-por-minuto, silencio, plazo-adjuntos."
-            )
+                "Ajuste desconocido «\(clave)». Ajustes: duracion, ms-por-minuto, silencio, "
+                    + "plazo-adjuntos, registro-dias, registro-lineas.")
         }
     }
 
@@ -115,6 +129,17 @@ struct ComandoAjustes: Comando {
             ajustes.plazoDeAdjuntos = segundos
             try repositorio.guardar(ajustes)
             contexto.terminal.linea("Plazo de los adjuntos: \(formatoDeSegundos(segundos)) s.")
+        case .diasDeRegistro(let dias):
+            ajustes.diasDeRegistro = dias
+            try repositorio.guardar(ajustes)
+            try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
+            contexto.terminal.linea("El registro guarda \(Textos.cuenta(dias, "día", "días")).")
+        case .lineasDeRegistro(let lineas):
+            ajustes.lineasDeRegistro = lineas
+            try repositorio.guardar(ajustes)
+            try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
+            contexto.terminal.linea(
+                "El registro guarda \(Textos.cuenta(lineas, "línea", "líneas")) como mucho.")
         }
         return .ok
     }
@@ -127,13 +152,16 @@ struct ComandoAjustes: Comando {
                 var sinAvisosEnPrimerPlano: Bool
                 var avisosPermitidos: Bool
                 var plazoDeAdjuntos: Double
+                var registroDias: Int
+                var registroLineas: Int
             }
             let documento = try? documentoJSON(
                 AjustesJSON(
                     duracion: ajustes.duracion, msPorMinuto: ajustes.msPorMinuto,
                     sinAvisosEnPrimerPlano: ajustes.sinAvisosEnPrimerPlano,
                     avisosPermitidos: ajustes.avisosPermitidos ?? false,
-                    plazoDeAdjuntos: ajustes.plazoDeAdjuntos))
+                    plazoDeAdjuntos: ajustes.plazoDeAdjuntos, registroDias: ajustes.diasDeRegistro,
+                    registroLineas: ajustes.lineasDeRegistro))
             contexto.terminal.linea(documento ?? "{}")
             return
         }
@@ -144,6 +172,8 @@ struct ComandoAjustes: Comando {
             ["silencio", ajustes.sinAvisosEnPrimerPlano ? "si" : "no"],
             ["avisos", ajustes.avisosPermitidos == true ? "activados" : "desactivados"],
             ["plazo-adjuntos", "\(formatoDeSegundos(ajustes.plazoDeAdjuntos)) s"],
+            ["registro-dias", "\(ajustes.diasDeRegistro)"],
+            ["registro-lineas", "\(ajustes.lineasDeRegistro)"],
         ]
         contexto.terminal.linea(tabla.texto { contexto.terminal.resaltar($0, .negrita) })
     }

@@ -159,10 +159,12 @@ struct ComandoAvisos: Comando {
             return try anadirCanal(tipo, buzon, contexto)
         case .quitarCanal(let nombre):
             guard try buzon.quitarCanal(nombre) else {
-                throw Fallo.noEncontrado("No hay ningún canal llamado «\(nombre)».")
+                throw Fallo.noEncontrado(
+                    "No hay ningún canal llamado «\(TextoSeguro.limpio(nombre))».")
             }
-            terminal.linea("Canal «\(nombre)» quitado.")
+            terminal.linea("Canal «\(TextoSeguro.limpio(nombre))» quitado.")
         case .enviar:
+            try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
             let despachador = try despachador(queue, contexto)
             let resumen = try await despachador.enviarPendientes()
             terminal.linea(Self.texto(resumen))
@@ -254,6 +256,9 @@ struct ComandoAvisos: Comando {
                 }
                 vueltas += 1
                 if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: segundosUnix()) }
+                if vueltas % 300 == 1 {
+                    try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
+                }
             }
         }
         let vigia = Task { @MainActor in

@@ -25,6 +25,10 @@ struct ComandoGolAMano: Comando {
         lado = try Argumentos.lado(argumentos.posicionales[1])
     }
 
+    func validarTrasReinicio(en semilla: DatabaseQueue) throws {
+        _ = try PartidosSQLite(semilla).partidoExistente(id)
+    }
+
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let queue = try contexto.almacen()
         let repositorio = PartidosSQLite(queue)

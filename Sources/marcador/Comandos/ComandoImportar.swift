@@ -50,7 +50,7 @@ struct ComandoImportar: Comando {
         }
         let queue = try contexto.almacen()
         for aviso in competicion.partidos.flatMap(\.avisos) {
-            escribirEnStderr("aviso: \(aviso)\n")
+            escribirEnStderr("advertencia: \(TextoSeguro.limpio(aviso))\n")
         }
         let entradas = competicion.partidos.map { partido in
             ImportacionSQLite.Entrada(
@@ -66,11 +66,13 @@ struct ComandoImportar: Comando {
         let resumen = try ImportacionSQLite(queue).importar(entradas, soloComprobar: soloComprobar)
         let terminal = contexto.terminal
         terminal.linea(
-            "\(competicion.nombre): \(competicion.partidos.count) partidos y \(competicion.goles) goles en el fichero."
-        )
+            "\(TextoSeguro.limpio(competicion.nombre)): "
+                + Textos.cuenta(competicion.partidos.count, "partido", "partidos") + " y "
+                + Textos.cuenta(competicion.goles, "gol", "goles") + " en el fichero.")
         terminal.linea(
             "Nuevos: \(resumen.nuevos) · ya estaban: \(resumen.yaEstaban) · "
-                + "sin detalle de goles: \(resumen.sinGoles) · con avisos: \(resumen.conAvisos).")
+                + "sin detalle de goles: \(resumen.sinGoles) · con advertencias: \(resumen.conAvisos)."
+        )
         if soloComprobar { terminal.linea("(--dry-run: no se ha guardado nada)") }
         return .ok
     }

@@ -1,6 +1,7 @@
 import Almacen
 import Avisos
 import Motor
+import Sistema
 import Torneo
 
 #if canImport(Glibc)
@@ -54,8 +55,8 @@ struct ComandoJugar: Comando {
         try Self.comprobarPosicionales(argumentos)
         id = try Argumentos.idDePartido(argumentos.posicionales[0])
         duracion = try argumentos.entero("--duracion")
-        if let duracion, ![60, 90, 120].contains(duracion) {
-            throw .uso(Self.duracionNoValida(duracion, conProrroga: true))
+        if let duracion, !Duracion.todas.contains(duracion) {
+            throw .uso(Duracion.noValida(String(duracion), conProrroga: nil))
         }
         msPorMinuto = try argumentos.entero("--ms-por-minuto")
         if let ms = msPorMinuto, !(0...600_000).contains(ms) {
@@ -68,19 +69,28 @@ struct ComandoJugar: Comando {
         }
     }
 
-    static func duracionNoValida(_ duracion: Int, conProrroga: Bool) -> String {
-        conProrroga
-            ? "Indica una duración de 60, 90 o 120 minutos (120 solo en partidos con prórroga), no \(duracion)."
-            : "Este partido no tuvo prórroga: indica una duración de 60 o 90 minutos, no \(duracion)."
+    func validarTrasReinicio(en semilla: DatabaseQueue) throws {
+        let partido = try PartidosSQLite(semilla).partidoExistente(id)
+        try comprobarDuracion(partido)
+        if reanudar {
+            _ = try ejecucionReanudable(
+                ControlDeEjecuciones(
+                    ejecuciones: EjecucionesSQLite(semilla), duracionAjustada: { 90 },
+                    propietario: .actual, despertar: { _ in }))
+        }
+    }
+
+    private func comprobarDuracion(_ partido: Partido) throws(Fallo) {
+        if let duracion, !partido.duracionesPermitidas.contains(duracion) {
+            throw Fallo.uso(Duracion.noValida(String(duracion), conProrroga: false))
+        }
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let queue = try contexto.almacen()
         let repositorio = PartidosSQLite(queue)
         let partido = try repositorio.partidoExistente(id)
-        if let duracion, !partido.duracionesPermitidas.contains(duracion) {
-            throw Fallo.uso(Duracion.noValida(String(duracion), conProrroga: false))
-        }
+        try comprobarDuracion(partido)
         let pantalla = Pantalla(terminal: contexto.terminal)
         let registro = RegistroEnPantalla(base: RegistroSQLite(queue), pantalla: pantalla)
         let control = ControlDeEjecuciones(
@@ -93,6 +103,7 @@ struct ComandoJugar: Comando {
             contexto.terminal.linea(
                 "Este partido no tiene goles en su guion: se juega sin ninguno.")
         }
+        try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
         let enPrimerPlano = !(silencio || ajustes.sinAvisosEnPrimerPlano)
         let reparto = try RepartoEnProceso(
             queue: queue, registro: registro, entorno: contexto.entorno, pantalla: pantalla,

@@ -23,6 +23,10 @@ struct ComandoRegistro: Comando {
         }
     }
 
+    func validarTrasReinicio(en semilla: DatabaseQueue) throws {
+        if let partido { _ = try PartidosSQLite(semilla).partidoExistente(partido) }
+    }
+
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         if let partido { _ = try contexto.repositorio.partidoExistente(partido) }
         let lineas = try contexto.registro.lineas(partido: partido, limite: ultimas)
@@ -32,7 +36,7 @@ struct ComandoRegistro: Comando {
         }
         for linea in lineas {
             let momento = contexto.terminal.resaltar(linea.momento, .gris)
-            contexto.terminal.linea("\(momento)  \(linea.linea)")
+            contexto.terminal.linea("\(momento)  \(TextoSeguro.limpio(linea.linea))")
         }
         return .ok
     }

@@ -53,6 +53,9 @@ extension Fallo {
     /// SQLite only says "unable to open"; the file system knows why.
     private static func porQueNoSeAbre(_ ruta: String) -> String {
         var info = stat()
+        if lstat(ruta, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
+            return "es un enlace simbólico, y una base de datos no se abre a través de uno"
+        }
         if stat(ruta, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             return "es una carpeta, no un fichero"
         }

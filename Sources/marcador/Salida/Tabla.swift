@@ -1,4 +1,7 @@
+import Torneo
+
 /// A plain text table with aligned columns, measured in characters (names carry accents).
+/// Every cell is made safe for a terminal first (DESIGN §9): data never writes a control byte.
 struct Tabla {
     var cabeceras: [String]
     var filas: [[String]] = []
@@ -6,6 +9,7 @@ struct Tabla {
     var aLaDerecha: Set<Int> = []
 
     func texto(resaltarCabecera: (String) -> String = { $0 }) -> String {
+        let filas = self.filas.map { $0.map(TextoSeguro.limpio) }
         var anchos = cabeceras.map(\.count)
         for fila in filas {
             for (i, celda) in fila.enumerated() where i < anchos.count {

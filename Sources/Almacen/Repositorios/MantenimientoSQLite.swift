@@ -1,0 +1,45 @@
+import Torneo
+
+/// Pruning on SQLite, in one write transaction.
+public struct MantenimientoSQLite: Mantenimiento {
+    public let queue: DatabaseQueue
+
+    public init(_ queue: DatabaseQueue) { self.queue = queue }
+
+    @discardableResult
+    public func podar(ahora: Double, caducidad: Double = 600, margen: Double = 3_600) throws
+        -> Poda
+    {
+        try queue.write { db in
+            let ajustes = try PartidosSQLite.ajustes(db)
+            var poda = Poda()
+            try db.execute(
+                """
+                DELETE FROM registro
+                WHERE momento < strftime('%Y-%m-%dT%H:%M:%fZ', ?1, 'unixepoch', '-' || ?2 || ' days')
+                """, ahora, ajustes.diasDeRegistro)
+            poda.lineasDeRegistro += db.changes
+            try db.execute(
+                "DELETE FROM registro WHERE id <= (SELECT max(id) FROM registro) - ?",
+                ajustes.lineasDeRegistro)
+            poda.lineasDeRegistro += db.changes
+            // Notices whose deliveries are all settled (dead letters stay: the user may
+            // re-queue them) and that are past any use.
+            let viejos = """
+                SELECT a.id FROM aviso a WHERE a.creado < ?1
+                  AND NOT EXISTS (SELECT 1 FROM entrega e WHERE e.aviso_id = a.id
+                                  AND e.estado IN ('pendiente', 'fallida'))
+                """
+            let limite = ahora - caducidad - margen
+            try db.execute(
+                """
+                INSERT INTO entrega_podada (estado, cuantas)
+                SELECT estado, count(*) FROM entrega WHERE aviso_id IN (\(viejos)) GROUP BY estado
+                ON CONFLICT (estado) DO UPDATE SET cuantas = cuantas + excluded.cuantas
+                """, limite)
+            try db.execute("DELETE FROM aviso WHERE id IN (\(viejos))", limite)
+            poda.avisos = db.changes
+            return poda
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Keeping the store from growing without end (DESIGN §9): the log keeps its last days or
+/// lines, and notices whose deliveries are all settled are pruned after their time-to-live
+/// plus a margin, their counts kept.
+public protocol Mantenimiento: Sendable {
+    /// Prunes what `ajustes` no longer keeps and what is older than `caducidad + margen`.
+    @discardableResult
+    func podar(ahora: Double, caducidad: Double, margen: Double) throws -> Poda
+}
+
+/// What one pruning removed.
+public struct Poda: Sendable, Hashable {
+    public var lineasDeRegistro = 0
+    public var avisos = 0
+
+    public init(lineasDeRegistro: Int = 0, avisos: Int = 0) {
+        self.lineasDeRegistro = lineasDeRegistro
+        self.avisos = avisos
+    }
+}
