@@ -21,7 +21,7 @@ struct SeguridadE2ETests {
 
     func escribir(_ texto: String, en escenario: Escenario, _ nombre: String) -> String {
         let ruta = escenario.carpeta + "/" + nombre
-        FileManager.default.createFile(atPath: ruta, contents: Data(texto.utf8))
+        _ = FileManager.default.createFile(atPath: ruta, contents: Data(texto.utf8))
         return ruta
     }
 
@@ -135,7 +135,7 @@ struct SeguridadE2ETests {
     @Test func unaBaseQueEsUnEnlaceSimbolicoNoSeAbre() async throws {
         let escenario = Escenario()
         let victima = escenario.carpeta + "/victima"
-        FileManager.default.createFile(atPath: victima, contents: Data("intacto".utf8))
+        _ = FileManager.default.createFile(atPath: victima, contents: Data("intacto".utf8))
         try FileManager.default.createSymbolicLink(
             atPath: escenario.db, withDestinationPath: victima)
         let resultado = try await escenario.marcador("partidos")
