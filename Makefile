@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Arguments for `make run`: the main job plays partido 1 on the default database.
 ARGS ?= jugar 1
 
-.PHONY: all deps build release run test lint format clean bench torture fuzz
+.PHONY: all deps build release run test lint format clean bench torture fuzz install uninstall
 
 all: build
 
@@ -21,8 +21,32 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Release builds link the Swift runtime statically: faster start (no dynamic loading of the
+# runtime) and no dependency on where the toolchain is installed.
+RELEASE = $(SWIFT) build -c release --static-swift-stdlib
 release: deps
-	$(SWIFT) build -c release
+	$(RELEASE)
+
+# `make install PREFIX=~/.local`: the binary, bash/zsh/fish completions and the man page, all
+# written by the binary from its own command declarations.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 .build/release/marcador $(DESTDIR)$(PREFIX)/bin/marcador
+	.build/release/marcador completado bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/marcador
+	.build/release/marcador completado zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_marcador
+	.build/release/marcador completado fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/marcador.fish
+	.build/release/marcador manual > $(DESTDIR)$(PREFIX)/share/man/man1/marcador.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/marcador $(DESTDIR)$(PREFIX)/share/man/man1/marcador.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/marcador \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_marcador \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/marcador.fish
 
 run: build
 	$(SWIFT) run --skip-build marcador $(ARGS)
@@ -44,7 +68,7 @@ clean:
 bench: deps
 	@command -v sqlite3 >/dev/null && [ -x /usr/bin/time ] || { \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); $$SUDO apt-get install -y -qq sqlite3 time; }
-	$(SWIFT) build -c release
+	$(RELEASE)
 	.build/release/marcador-bench --salida bench/results.json
 
 # libFuzzer targets for the importer's JSON reading and the argument parser, bounded in time
@@ -56,5 +80,5 @@ fuzz:
 # deliveries; prints totals (losses must be 0). RONDAS and SEMILLA replay a run. Minutes long.
 RONDAS ?= 50
 torture: deps
-	$(SWIFT) build -c release
+	$(RELEASE)
 	.build/release/marcador-tortura --rondas $(RONDAS) $(if $(SEMILLA),--semilla $(SEMILLA))

@@ -16,13 +16,15 @@ swiftc "${flags[@]}" -wmo -emit-module -module-name Importador -emit-module-path
     -I "$out" -c Sources/Importador/*.swift -o "$out/Importador.o" 2>/dev/null
 swiftc "${flags[@]}" -I "$out" Fuzz/ImportadorFuzz.swift "$out/Torneo.o" "$out/Importador.o" \
     -o "$out/fuzz-importador" 2>/dev/null
-swiftc "${flags[@]}" -module-name Argumentos Fuzz/ArgumentosFuzz.swift Sources/marcador/Linea/Argumentos.swift \
-    Sources/marcador/Linea/Opcion.swift Sources/marcador/Linea/Fallo.swift Sources/marcador/Linea/CodigoDeSalida.swift \
-    -o "$out/fuzz-argumentos" 2>/dev/null
+linea=Sources/marcador/Linea
+swiftc "${flags[@]}" -swift-version 6 -module-name Argumentos -I "$out" Fuzz/ArgumentosFuzz.swift \
+    $linea/Declaraciones.swift $linea/Analizador.swift $linea/Sugerencia.swift $linea/ValorDeLinea.swift \
+    $linea/Fallo.swift $linea/CodigoDeSalida.swift $linea/ComandoDeclarado.swift $linea/Ayuda.swift \
+    "$out/Torneo.o" -o "$out/fuzz-argumentos" 2>/dev/null
 
-cp -n ../shared/data/openfootball/*.json Fuzz/corpus/importador/ 2>/dev/null || true
+cp -n Tests/Recursos/openfootball/*.json Fuzz/corpus/importador/ 2>/dev/null || true
 printf 'jugar\0001\0--duracion\00090' > Fuzz/corpus/argumentos/jugar
-printf -- '--db\0/tmp/x\0partidos\0--json' > Fuzz/corpus/argumentos/partidos
+printf -- '--db\0/tmp/x\0avisos\0--json\0anadir\0local\0--equipo\0Francia' > Fuzz/corpus/argumentos/avisos
 
 for objetivo in importador argumentos; do
     echo "== fuzz-$objetivo ($segundos s)"

@@ -24,3 +24,19 @@ public func escribirEnDescriptor(_ descriptor: Int32, _ texto: String) {
         escritos += n
     }
 }
+
+/// An OS error in Spanish, with the system's own words after it for a search.
+public func errorDelSistema(_ codigo: Int32) -> String {
+    let explicacion: String
+    switch codigo {
+    case ENOSPC, EDQUOT: explicacion = "no queda espacio en el disco"
+    case EACCES, EPERM: explicacion = "no hay permiso"
+    case ENOENT: explicacion = "no existe"
+    case EROFS: explicacion = "el sistema de ficheros es de solo lectura"
+    case ENAMETOOLONG: explicacion = "el nombre es demasiado largo"
+    case ELOOP: explicacion = "es un enlace simbólico"
+    case ENOTDIR: explicacion = "no es una carpeta"
+    default: explicacion = "error del sistema"
+    }
+    return "\(explicacion) (\(String(cString: strerror(codigo))))"
+}

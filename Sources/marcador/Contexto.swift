@@ -7,28 +7,29 @@ import Torneo
     import Darwin
 #endif
 
-/// What a running command may use: its arguments, the environment, the terminal, the database.
+/// What a running command may use: the global options, the environment, the terminal, the
+/// database.
 @MainActor
 final class Contexto {
-    let argumentos: Argumentos
+    let db: String?
+    let reiniciarDatos: Bool
     let entorno: [String: String]
     let terminal: Terminal
     private var abierto: DatabaseQueue?
 
-    init(argumentos: Argumentos, entorno: [String: String], terminal: Terminal) {
-        self.argumentos = argumentos
+    init(db: String?, reiniciarDatos: Bool, entorno: [String: String], terminal: Terminal) {
+        self.db = db
+        self.reiniciarDatos = reiniciarDatos
         self.entorno = entorno
         self.terminal = terminal
     }
-
-    var json: Bool { argumentos.tiene("--json") }
 
     /// `--db`, else `MARCADOR_DB`, else `$XDG_DATA_HOME/marcador/`, else `~/.local/share/marcador/`.
     /// With none of them there is no private place to keep it: the user is asked for `--db`
     /// rather than given a shared folder such as /tmp, where another user could plant the file.
     var rutaDeLaBase: String {
         get throws(Fallo) {
-            if let ruta = argumentos.valor("--db") {
+            if let ruta = db {
                 guard !ruta.isEmpty else {
                     throw .uso("--db necesita una ruta: «--db \"\"» no dice dónde guardar nada.")
                 }
@@ -60,14 +61,12 @@ final class Contexto {
     func almacen() throws(Fallo) -> DatabaseQueue {
         if let abierto { return abierto }
         let ruta = try rutaDeLaBase
-        let usaLaDePorDefecto =
-            argumentos.valor("--db") == nil && (entorno["MARCADOR_DB"] ?? "").isEmpty
+        let usaLaDePorDefecto = db == nil && (entorno["MARCADOR_DB"] ?? "").isEmpty
         if usaLaDePorDefecto, let carpeta = Self.carpetaPorDefecto(entorno) {
             try crearCarpetaPrivada(carpeta)
         }
         do {
-            let queue = try Almacen.abrir(
-                ruta: ruta, reiniciarDatos: argumentos.tiene("--reiniciar-datos"))
+            let queue = try Almacen.abrir(ruta: ruta, reiniciarDatos: reiniciarDatos)
             abierto = queue
             return queue
         } catch {

@@ -102,11 +102,11 @@ struct CarrilesTests {
         let cronica = CronicaSQLite(queue, partidoId: 2, duracionFija: true)
         try await PartidoEnVivo(partido: otro, msPorMinuto: 0, cronica: cronica).jugar(duracion: 90)
         let espia = NotificadorEspia(canal: "registro")
+        let cache = NSTemporaryDirectory() + "marcador-carril-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let despachador = Despachador(
             buzon: BuzonSQLite(queue), canales: [espia], registro: RegistroEspia(),
-            enriquecedor: Enriquecedor(
-                plazo: 5, carpeta: NSTemporaryDirectory() + "marcador-carril-" + UUID().uuidString),
-            permitido: { true })
+            enriquecedor: Enriquecedor(plazo: 5, carpeta: cache), permitido: { true })
         try await despachador.enviarPendientes()
         let orden = espia.avisos.map { "\($0.partidoId) \($0.identificador)" }
         #expect(orden.filter { $0.hasPrefix("1 ") } == Self.partidoUno.map { "1 " + $0 })

@@ -315,9 +315,10 @@ struct AvisosE2ETests {
     @Test func accionesYOpcionesQueNoValen() async throws {
         let escenario = Escenario()
         let casos: [([String], Int32, String)] = [
-            (["avisos", "encender"], 64, "Acción desconocida «encender»"),
+            (["avisos", "encender"], 64, "Subcomando desconocido «encender»"),
             (["avisos", "silencio", "tal vez"], 64, "Indica «si» o «no»"),
-            (["avisos", "canales", "añadir", "paloma"], 64, "Tipo de canal desconocido «paloma»"),
+            (["avisos", "canales", "añadir", "paloma"], 64, "Subcomando desconocido «paloma»"),
+            (["avisos", "canales", "añadir"], 64, "Falta el tipo de canal"),
             (["avisos", "canales", "añadir", "webhook"], 64, "necesita --url"),
             (
                 ["avisos", "canales", "añadir", "webhook", "--url", "ftp://x"], 64,
@@ -329,7 +330,10 @@ struct AvisosE2ETests {
                 "no está disponible"
             ),
             (["avisos", "canales", "quitar", "nadie"], 66, "No hay ningún canal llamado «nadie»"),
-            (["avisos", "enviar", "--url", "http://x"], 64, "--url solo vale con"),
+            (
+                ["avisos", "enviar", "--url", "http://x"], 64,
+                "Opción desconocida «--url» para «avisos enviar»"
+            ),
             (["avisos", "activar", "ya"], 64, "Sobra el argumento «ya»"),
         ]
         for (argumentos, codigo, texto) in casos {

@@ -46,12 +46,12 @@ struct ImportarE2ETests {
                 "Gol: Mandžukić (Croatia, en propia puerta), minuto 18. France 1-0 Croatia"))
     }
 
-    @Test func dryRunNoGuardaNada() async throws {
+    @Test func simularNoGuardaNada() async throws {
         let escenario = Escenario()
         let prueba = try await escenario.marcador(
-            "importar", Self.datos + "/worldcup-2018.json", "--dry-run")
+            "importar", Self.datos + "/worldcup-2018.json", "--simular")
         #expect(prueba.codigo == 0)
-        #expect(prueba.salida.hasSuffix("(--dry-run: no se ha guardado nada)\n"))
+        #expect(prueba.salida.hasSuffix("(simulación: no se ha guardado nada)\n"))
         #expect(
             try await escenario.marcador("partidos", "--competicion", "World Cup 2018").salida
                 .hasPrefix("No hay partidos"))

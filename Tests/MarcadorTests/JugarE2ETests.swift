@@ -274,8 +274,12 @@ struct GolAManoYAjustesE2ETests {
             (["ajustes", "duracion", "120"], "Indica una duración de 60 o 90 minutos, no «120»."),
             (["ajustes", "ms-por-minuto", "-1"], "ms-por-minuto va de 0 a 600000"),
             (["ajustes", "silencio", "quizá"], "Indica «si» o «no»"),
-            (["ajustes", "color", "rojo"], "Ajuste desconocido «color»"),
-            (["ajustes", "duracion"], "Falta el valor de «duracion»"),
+            (["ajustes", "color", "rojo"], "Subcomando desconocido «color»"),
+            (["ajustes", "duracion"], "Falta MINUTOS"),
+            (
+                ["ajustes", "plazo-adjuntos", "0"],
+                "plazo-adjuntos va de 0.1 a 300 segundos, no «0»."
+            ),
         ] {
             let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + argumentos)
             #expect(resultado.codigo == 64)

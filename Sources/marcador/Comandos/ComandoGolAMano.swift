@@ -2,47 +2,55 @@ import Almacen
 import Motor
 import Torneo
 
-/// `marcador gol-a-mano <id> local|visitante`: the lesson's buttons; counts, never notifies.
+/// `marcador gol-a-mano <id> local|visitante [--quitar]`: the lesson's buttons; counts, never
+/// notifies.
 struct ComandoGolAMano: Comando {
-    static let nombre = "gol-a-mano"
-    static let resumen = "Suma un gol a mano al partido (se juegue o no ahora); no avisa."
-    static let posicionales = [
-        Posicional(nombre: "ID", ayuda: "El número del partido."),
-        Posicional(nombre: "LADO", ayuda: "«local» o «visitante»: quién marca."),
-    ]
-    static let opciones: [Opcion] = []
-    static let detalles: String? = """
-        Los goles a mano se suman a los del guion del partido en curso; un «marcador jugar» nuevo
-        los vuelve a poner a cero. Si el partido se está jugando, lo verá en su siguiente minuto.
-        """
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "gol-a-mano",
+        resumen: "Suma (o quita) un gol a mano al partido, se juegue o no ahora; no avisa.",
+        detalles: """
+            Los goles a mano se suman a los del guion del partido en curso; un «marcador jugar» nuevo
+            los vuelve a poner a cero. Si el partido se está jugando, lo verá en su siguiente minuto.
+            Cada gol a mano (y cada uno quitado) queda en el registro.
+            """)
 
-    let id: Int
-    let lado: Lado
+    @Argumento("ID", ayuda: "El número del partido.")
+    var id: IdDePartido
 
-    init(_ argumentos: Argumentos) throws(Fallo) {
-        try Self.comprobarPosicionales(argumentos)
-        id = try Argumentos.idDePartido(argumentos.posicionales[0])
-        lado = try Argumentos.lado(argumentos.posicionales[1])
-    }
+    @Argumento("LADO", ayuda: "«local» o «visitante»: quién marca.")
+    var lado: Lado
+
+    @Bandera("--quitar", ayuda: "Quita el último gol a mano de ese lado en lugar de sumar uno.")
+    var quitar: Bool
 
     func validarTrasReinicio(en semilla: DatabaseQueue) throws {
-        _ = try PartidosSQLite(semilla).partidoExistente(id)
+        _ = try PartidosSQLite(semilla).partidoExistente(id.valor)
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let queue = try contexto.almacen()
         let repositorio = PartidosSQLite(queue)
-        let partido = try repositorio.partidoExistente(id)
+        let partido = try repositorio.partidoExistente(id.valor)
         let duracion = partido.duracionPorDefecto(ajuste: try repositorio.ajustes().duracion)
+        let equipo = TextoSeguro.limpio(partido.equipo(lado).nombre)
         guard
             let ejecucion = try EjecucionesSQLite(queue).golAMano(
-                partido: id, lado: lado, quitar: false, duracion: duracion,
+                partido: id.valor, lado: lado, quitar: quitar, duracion: duracion,
                 codigo: PartidoEnVivo.codigoAleatorio())
-        else { return .ok }
+        else {
+            throw Fallo.uso("\(equipo) no tiene goles a mano que quitar en el partido \(id.valor).")
+        }
         let marcador = ejecucion.goles + ejecucion.golesAMano
+        let resultado =
+            "\(TextoSeguro.limpio(partido.local.nombre)) \(marcador) \(TextoSeguro.limpio(partido.visitante.nombre))"
+        RegistroSQLite(queue, eco: false).anotar(
+            (quitar ? "gol a mano quitado a " : "gol a mano de ")
+                + "\(partido.equipo(lado).nombre): "
+                + "\(partido.local.nombre) \(marcador) \(partido.visitante.nombre) (\(ejecucion.codigo))",
+            partido: id.valor)
         contexto.terminal.linea(
-            "Gol a mano de \(partido.equipo(lado).nombre): "
-                + "\(partido.local.nombre) \(marcador) \(partido.visitante.nombre).")
+            (quitar ? "Gol a mano quitado a \(equipo): " : "Gol a mano de \(equipo): ") + resultado
+                + ".")
         return .ok
     }
 }

@@ -9,32 +9,30 @@ import Torneo
     import Darwin
 #endif
 
-/// `marcador importar <fichero.json> [--dry-run]`: real matches from openfootball JSON.
+/// `marcador importar <fichero.json> [--simular]`: real matches from openfootball JSON.
 struct ComandoImportar: Comando {
-    static let nombre = "importar"
-    static let resumen = "Importa partidos de un fichero JSON de openfootball (todo o nada)."
-    static let posicionales = [
-        Posicional(
-            nombre: "FICHERO", ayuda: "El fichero JSON (formato openfootball: name, matches[…]).")
-    ]
-    static let opciones: [Opcion] = [
-        .bandera("--dry-run", ayuda: "Lo comprueba y cuenta, sin guardar nada.")
-    ]
-    static let detalles: String? = """
-        Un partido con prórroga (score.et, o un gol pasado el 100) se juega en 120 minutos. Un
-        minuto entre 91 y 99 en un partido sin prórroga se lee como tiempo añadido (92 → 90+2), con
-        un aviso. Los penaltis de la tanda (score.p) son resultado, no goles. Volver a importar el
-        mismo fichero no añade nada. Si un partido está mal escrito, no se importa ninguno (65).
-        """
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "importar",
+        resumen: "Importa partidos de un fichero JSON de openfootball (todo o nada).",
+        detalles: """
+            Un partido con prórroga (score.et, o un gol entre el 100 y el 120) se juega en 120
+            minutos. Un minuto entre 91 y 99 en un partido sin prórroga se lee como tiempo añadido
+            (92 → 90+2), y uno entre 121 y 130 en un partido con prórroga, como 120+N; cada caso se
+            advierte. Los penaltis de la tanda (score.p) son resultado, no goles. Volver a importar
+            el mismo fichero no añade nada. Si un partido está mal escrito o repetido, o un nombre
+            pasa de 200 caracteres o lleva caracteres de control, no se importa ninguno (65).
+            """)
 
-    let ruta: String
-    let soloComprobar: Bool
+    @Argumento("FICHERO", ayuda: "El fichero JSON (formato openfootball: name, matches[…]).")
+    var ruta: String
 
-    init(_ argumentos: Argumentos) throws(Fallo) {
-        try Self.comprobarPosicionales(argumentos)
-        ruta = argumentos.posicionales[0]
-        soloComprobar = argumentos.tiene("--dry-run")
-    }
+    @Bandera("--simular", ayuda: "Lo comprueba y cuenta, sin guardar nada.")
+    var simular: Bool
+
+    @Bandera("--dry-run", ayuda: "Lo mismo que --simular.", oculta: true)
+    var dryRun: Bool
+
+    var soloComprobar: Bool { simular || dryRun }
 
     /// Files larger than this are refused before reading: no match file comes near it.
     static let tamanoMaximo = 64 * 1024 * 1024
@@ -46,7 +44,7 @@ struct ComandoImportar: Comando {
         do {
             competicion = try LectorOpenFootball.leer(bytes, nombrePorDefecto: nombrePorDefecto)
         } catch let fallo as FalloDeImportacion {
-            throw Fallo.datos("No se importa nada de «\(ruta)»: \(fallo.mensaje).")
+            throw Fallo.datos("No se importa nada de \(citado(ruta)): \(fallo.mensaje).")
         }
         let queue = try contexto.almacen()
         for aviso in competicion.partidos.flatMap(\.avisos) {
@@ -73,26 +71,26 @@ struct ComandoImportar: Comando {
             "Nuevos: \(resumen.nuevos) · ya estaban: \(resumen.yaEstaban) · "
                 + "sin detalle de goles: \(resumen.sinGoles) · con advertencias: \(resumen.conAvisos)."
         )
-        if soloComprobar { terminal.linea("(--dry-run: no se ha guardado nada)") }
+        if soloComprobar { terminal.linea("(simulación: no se ha guardado nada)") }
         return .ok
     }
 
     private func leerFichero() throws -> [UInt8] {
         var info = stat()
         guard stat(ruta, &info) == 0 else {
-            throw Fallo.noEncontrado("No existe el fichero «\(ruta)».")
+            throw Fallo.noEncontrado("No existe el fichero \(citado(ruta)).")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw Fallo.noEncontrado("«\(ruta)» no es un fichero.")
+            throw Fallo.noEncontrado("\(citado(ruta)) no es un fichero.")
         }
         guard Int(info.st_size) <= Self.tamanoMaximo else {
             throw Fallo.datos(
-                "No se importa nada de «\(ruta)»: ocupa \(info.st_size / 1_048_576) MB y el máximo es "
+                "No se importa nada de \(citado(ruta)): ocupa \(info.st_size / 1_048_576) MB y el máximo es "
                     + "\(Self.tamanoMaximo / 1_048_576) MB.")
         }
         guard let fichero = fopen(ruta, "rb") else {
             throw Fallo.entradaSalida(
-                "No se puede leer «\(ruta)»: \(String(cString: strerror(errno))).")
+                "No se puede leer \(citado(ruta)): \(errorDelSistema(errno)).")
         }
         defer { fclose(fichero) }
         var bytes: [UInt8] = []
@@ -102,7 +100,7 @@ struct ComandoImportar: Comando {
             if n > 0 { bytes += bloque[0..<n] }
             if n < bloque.count {
                 if ferror(fichero) != 0 {
-                    throw Fallo.entradaSalida("No se puede leer «\(ruta)»: error de lectura.")
+                    throw Fallo.entradaSalida("No se puede leer \(citado(ruta)): error de lectura.")
                 }
                 break
             }

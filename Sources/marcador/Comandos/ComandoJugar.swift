@@ -12,58 +12,54 @@ import Torneo
 
 /// `marcador jugar <id>`: plays a match live, like the lesson's view with `.task(id:)`.
 struct ComandoJugar: Comando {
-    static let nombre = "jugar"
-    static let resumen = "Juega un partido minuto a minuto, con el marcador en directo."
-    static let posicionales = [
-        Posicional(nombre: "ID", ayuda: "El número del partido (los hay en «marcador partidos»).")
-    ]
-    static let opciones: [Opcion] = [
-        .conValor(
-            "--duracion", "MINUTOS",
-            ayuda:
-                "60 o 90, o 120 en un partido con prórroga (por defecto, el ajuste «duracion»; 120 si el partido tuvo prórroga)."
-        ),
-        .conValor(
-            "--ms-por-minuto", "MS",
-            ayuda:
-                "Milisegundos reales por minuto de partido; 0 lo juega al instante (por defecto, 250)."
-        ),
-        .bandera(
-            "--sin-avisos-en-primer-plano",
-            ayuda:
-                "Sin banner ni campana en esta terminal (los demás canales y el registro siguen avisando)."
-        ),
-        .bandera(
-            "--reanudar",
-            ayuda:
-                "Sigue un partido interrumpido o cancelado desde su último minuto guardado, sin repetir goles."
-        ),
-    ]
-    static let detalles: String? = """
-        Ctrl-C cancela el partido (sale con 130; SIGTERM, con 143) y el registro anota en qué minuto.
-        Otro «marcador jugar» del mismo partido lo reemplaza, y «marcador ajustes duracion N» lo
-        vuelve a empezar desde cero con la nueva duración.
-        """
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "jugar",
+        resumen: "Juega un partido minuto a minuto, con el marcador en directo.",
+        detalles: """
+            Ctrl-C cancela el partido (sale con 130; SIGTERM, con 143; cerrar la terminal, con 129)
+            y el registro anota en qué minuto. Otro «marcador jugar» del mismo partido lo reemplaza,
+            y «marcador ajustes duracion N» lo vuelve a empezar desde cero con la nueva duración.
+            Al acabar espera como mucho medio segundo a los avisos en camino y dice qué queda para
+            «marcador avisos enviar».
+            """)
 
-    let id: Int
-    let duracion: Int?
-    let msPorMinuto: Int?
-    let reanudar: Bool
-    let silencio: Bool
+    @Argumento("ID", ayuda: "El número del partido (los hay en «marcador partidos»).")
+    var partidoLeido: IdDePartido
 
-    init(_ argumentos: Argumentos) throws(Fallo) {
-        try Self.comprobarPosicionales(argumentos)
-        id = try Argumentos.idDePartido(argumentos.posicionales[0])
-        duracion = try argumentos.entero("--duracion")
+    @Opcion(
+        "--duracion", marcador: "MINUTOS",
+        ayuda:
+            "60 o 90, o 120 en un partido con prórroga (por defecto, el ajuste «duracion»; 120 si el partido tuvo prórroga)."
+    )
+    var duracion: Int?
+
+    @Opcion(
+        "--ms-por-minuto", marcador: "MS", rango: 0...600_000,
+        ayuda:
+            "Milisegundos reales por minuto de partido, de 0 (al instante) a 600000 (por defecto, el ajuste «ms-por-minuto»)."
+    )
+    var msPorMinuto: Int?
+
+    @Bandera(
+        "--sin-avisos-en-primer-plano",
+        ayuda:
+            "Sin banner ni campana en esta terminal (los demás canales y el registro siguen avisando)."
+    )
+    var silencio: Bool
+
+    @Bandera(
+        "--reanudar",
+        ayuda:
+            "Sigue un partido interrumpido o cancelado desde su último minuto guardado, sin repetir goles."
+    )
+    var reanudar: Bool
+
+    var id: Int { partidoLeido.valor }
+
+    func validar() throws(Fallo) {
         if let duracion, !Duracion.todas.contains(duracion) {
             throw .uso(Duracion.noValida(String(duracion), conProrroga: nil))
         }
-        msPorMinuto = try argumentos.entero("--ms-por-minuto")
-        if let ms = msPorMinuto, !(0...600_000).contains(ms) {
-            throw .uso("El valor de --ms-por-minuto va de 0 a 600000, no \(ms).")
-        }
-        reanudar = argumentos.tiene("--reanudar")
-        silencio = argumentos.tiene("--sin-avisos-en-primer-plano")
         if reanudar && duracion != nil {
             throw .uso("--reanudar sigue con la duración guardada: no se combina con --duracion.")
         }
@@ -125,13 +121,15 @@ struct ComandoJugar: Comando {
 
         // Signals become task cancellation: the match logs CANCELADO, the lanes abandon their
         // transfers, and the process leaves within the tick, whatever a channel is doing.
-        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1])
+        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGWINCH])
         let salida = SalidaPorSenal()
         let partidoEnJuego = Task { @MainActor in try await control.jugar(peticion) }
         let vigia = Task { @MainActor in
             for await numero in senales {
                 if numero == SIGUSR1 {
                     control.revisarParada()
+                } else if numero == SIGWINCH {
+                    pantalla.redibujar()
                 } else {
                     salida.recibir(numero)
                     partidoEnJuego.cancel()
@@ -278,7 +276,13 @@ final class DibujoDelPartido {
                 "\(local) – \(visitante): \(modelo.duracion) minutos, desde el minuto "
                     + "\(modelo.minuto) (\(modelo.identificador)).")
         case .fin:
-            break
+            // The status line stays, showing how the match ended (never a stale «En juego»).
+            pantalla.estado(
+                LineaDeEstado(
+                    estado: modelo.estado.texto, minuto: modelo.minuto, local: local,
+                    visitante: visitante, marcador: modelo.marcador.description,
+                    ultimoAviso: modelo.ultimoAviso),
+                avisoNuevo: nil)
         }
     }
 }

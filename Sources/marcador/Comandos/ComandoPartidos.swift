@@ -2,29 +2,25 @@ import Torneo
 
 /// `marcador partidos`: every match with its status, minute, score and duration.
 struct ComandoPartidos: Comando {
-    static let nombre = "partidos"
-    static let resumen = "Lista los partidos con su estado, minuto, marcador y duración."
-    static let opciones: [Opcion] = [
-        .conValor(
-            "--competicion", "NOMBRE", ayuda: "Muestra solo los partidos de esa competición."),
-        .bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas."),
-    ]
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "partidos",
+        resumen: "Lista los partidos con su estado, minuto, marcador y duración.")
 
-    let competicion: String?
+    @Opcion(
+        "--competicion", marcador: "NOMBRE", ayuda: "Muestra solo los partidos de esa competición.")
+    var competicion: String?
 
-    init(_ argumentos: Argumentos) throws(Fallo) {
-        try Self.comprobarPosicionales(argumentos)
-        competicion = argumentos.valor("--competicion")
-    }
+    @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
+    var json: Bool
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let resumenes = try contexto.repositorio.resumenes(competicion: competicion)
-        if contexto.json {
+        if json {
             contexto.terminal.linea(try documentoJSON(resumenes.map(PartidoJSON.init)))
             return .ok
         }
         if resumenes.isEmpty {
-            let donde = competicion.map { " de la competición «\($0)»" } ?? ""
+            let donde = competicion.map { " de la competición \(citado($0))" } ?? ""
             contexto.terminal.linea("No hay partidos\(donde).")
             return .ok
         }

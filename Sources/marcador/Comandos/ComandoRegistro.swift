@@ -3,25 +3,26 @@ import Torneo
 
 /// `marcador registro`: every line the program logged, newest last.
 struct ComandoRegistro: Comando {
-    static let nombre = "registro"
-    static let resumen = "Muestra el registro: lo que el programa anotó, lo más nuevo al final."
-    static let opciones: [Opcion] = [
-        .conValor("--partido", "ID", ayuda: "Muestra solo las líneas de ese partido."),
-        .conValor("--ultimas", "N", ayuda: "Muestra solo las N líneas más recientes."),
-        .bandera("--json", ayuda: "Escribe las líneas en JSON, para otros programas."),
-    ]
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "registro",
+        resumen: "Muestra el registro: lo que el programa anotó, lo más nuevo al final.",
+        detalles: """
+            El registro guarda los últimos 30 días y 100000 líneas como mucho (se cambia con
+            «marcador ajustes registro-dias» y «marcador ajustes registro-lineas»).
+            """)
 
-    let partido: Int?
-    let ultimas: Int?
+    @Opcion("--partido", marcador: "ID", ayuda: "Muestra solo las líneas de ese partido.")
+    var partidoLeido: Int?
 
-    init(_ argumentos: Argumentos) throws(Fallo) {
-        try Self.comprobarPosicionales(argumentos)
-        partido = try argumentos.entero("--partido")
-        ultimas = try argumentos.entero("--ultimas")
-        if let ultimas, ultimas < 1 {
-            throw .uso("El valor de --ultimas debe ser 1 o más, no \(ultimas).")
-        }
-    }
+    @Opcion(
+        "--ultimas", marcador: "N", desde: 1,
+        ayuda: "Muestra solo las N líneas más recientes (1 o más).")
+    var ultimas: Int?
+
+    @Bandera("--json", ayuda: "Escribe las líneas en JSON, para otros programas.")
+    var json: Bool
+
+    var partido: Int? { partidoLeido }
 
     func validarTrasReinicio(en semilla: DatabaseQueue) throws {
         if let partido { _ = try PartidosSQLite(semilla).partidoExistente(partido) }
@@ -30,7 +31,7 @@ struct ComandoRegistro: Comando {
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         if let partido { _ = try contexto.repositorio.partidoExistente(partido) }
         let lineas = try contexto.registro.lineas(partido: partido, limite: ultimas)
-        if contexto.json {
+        if json {
             contexto.terminal.linea(try documentoJSON(lineas))
             return .ok
         }

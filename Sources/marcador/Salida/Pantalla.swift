@@ -48,11 +48,11 @@ final class Pantalla: Sendable {
         }
     }
 
-    /// Clears the status line before the final summary: a stale «En juego» must not stay
-    /// above «Partido terminado».
+    /// Leaves the status line (by now showing how the match ended) and moves below it, before
+    /// the final summary.
     func cerrarEstado() {
         lineaDeEstado.withLock { estado in
-            if estado != nil { terminal.escribir("\r\u{1B}[2K") }
+            if estado != nil { terminal.escribir("\n") }
             estado = nil
         }
         ultimoEstado.withLock { $0 = nil }

@@ -1,0 +1,244 @@
+import Almacen
+import Avisos
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `marcador avisos canales`: lists the channels; its subcommands change them.
+struct AvisosCanales: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "canales",
+        resumen: "Lista los canales de avisos (y los añade, quita, pausa o reanuda).",
+        subcomandos: [
+            CanalesAnadir.self, CanalesQuitar.self, CanalesActivar.self, CanalesDesactivar.self,
+        ])
+
+    @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
+    var json: Bool
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let buzon = BuzonSQLite(try contexto.almacen())
+        if json {
+            contexto.terminal.linea(try documentoJSON(try CanalJSON.todos(buzon, contexto)))
+        } else {
+            contexto.terminal.linea(try CanalJSON.tabla(buzon, contexto))
+        }
+        return .ok
+    }
+}
+
+/// `marcador avisos canales añadir TIPO …`: one subcommand per channel type, each with its
+/// own options.
+struct CanalesAnadir: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "añadir", alias: ["anadir"],
+        resumen: "Añade un canal: registro, escritorio, webhook o apns.",
+        subcomandos: [
+            AnadirRegistro.self, AnadirEscritorio.self, AnadirWebhook.self, AnadirAPNs.self,
+        ])
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        throw Fallo.uso("Falta el tipo de canal: \(TipoDeCanal.lista).")
+    }
+}
+
+/// What every `añadir` accepts.
+struct OpcionesDeCanalNuevo: GrupoDeOpciones {
+    @Opcion("--nombre", marcador: "NOMBRE", ayuda: "Nombre del canal nuevo (por defecto, su tipo).")
+    var nombre: String?
+
+    @Bandera("--reemplazar", ayuda: "Sustituye al canal que ya tenga ese nombre.")
+    var reemplazar: Bool
+
+    /// Stores the channel after checking its name and that it works here.
+    @MainActor
+    func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
+        -> CodigoDeSalida
+    {
+        let nombre = self.nombre ?? tipo.rawValue
+        guard !nombre.isEmpty, nombre.count <= 64, !TextoSeguro.tieneControl(nombre),
+            nombre != TipoDeCanal.nombreTerminal
+        else {
+            throw Fallo.uso(
+                "\(citado(nombre)) no vale como nombre de canal "
+                    + "(de 1 a 64 caracteres, sin caracteres de control; «terminal» está reservado)."
+            )
+        }
+        let buzon = BuzonSQLite(try contexto.almacen())
+        let configurado = CanalConfigurado(nombre: nombre, tipo: tipo, ajustes: ajustes.json)
+        if case .failure(let fallo) = FabricaDeCanales.crear(
+            configurado, entorno: contexto.entorno,
+            registro: RegistroSQLite(buzon.queue, eco: false))
+        {
+            throw Fallo(
+                mensaje:
+                    "El canal \(tipo.rawValue) no está disponible en esta máquina: \(fallo.motivo).",
+                codigo: .canalNoDisponible)
+        }
+        guard try buzon.guardar(configurado, reemplazar: reemplazar) else {
+            throw Fallo.uso(
+                "Ya hay un canal llamado \(citado(nombre)). Elige otro --nombre, "
+                    + "o añade --reemplazar para sustituirlo.")
+        }
+        contexto.terminal.linea(
+            "Canal \(citado(nombre)) (\(tipo.rawValue)) " + (reemplazar ? "guardado." : "añadido."))
+        return .ok
+    }
+}
+
+/// A delivery's time limit, for the channels that can hang.
+struct OpcionDeLimite: GrupoDeOpciones {
+    @Opcion(
+        "--limite", marcador: "SEGUNDOS", rango: 0.1...300, unidad: " segundos",
+        ayuda: "Tiempo máximo de una entrega, de 0.1 a 300 segundos (por defecto, 10).")
+    var limite: Double?
+}
+
+struct AnadirRegistro: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "registro",
+        resumen: "Un canal que escribe «notificación «¡Gol!» enviada: …» en el registro.")
+
+    var comunes = OpcionesDeCanalNuevo()
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try comunes.guardar(.registro, AjustesDeCanal(), en: contexto)
+    }
+}
+
+struct AnadirEscritorio: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "escritorio",
+        resumen: "Notificaciones de escritorio (notify-send y una sesión de D-Bus).")
+
+    var comunes = OpcionesDeCanalNuevo()
+    var limite = OpcionDeLimite()
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try comunes.guardar(.escritorio, AjustesDeCanal(limite: limite.limite), en: contexto)
+    }
+}
+
+struct AnadirWebhook: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "webhook",
+        resumen: "Un POST con un documento JSON por aviso (o al estilo de ntfy).")
+
+    @Opcion(
+        "--url", marcador: "URL", ayuda: "URL del webhook (http:// o https://).",
+        obligatoria: true)
+    var url: String?
+
+    @Bandera("--ntfy", ayuda: "El servidor habla como ntfy (título y adjunto en cabeceras).")
+    var ntfy: Bool
+
+    var comunes = OpcionesDeCanalNuevo()
+    var limite = OpcionDeLimite()
+
+    func validar() throws(Fallo) {
+        guard let url else { throw .uso("Un canal webhook necesita --url URL.") }
+        do {
+            _ = try DireccionWeb(url)
+        } catch {
+            throw .uso("La URL del webhook \(error.mensaje): «\(DireccionWeb.visible(url))».")
+        }
+    }
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try comunes.guardar(
+            .webhook, AjustesDeCanal(url: url, limite: limite.limite, ntfy: ntfy ? true : nil),
+            en: contexto)
+    }
+}
+
+struct AnadirAPNs: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "apns",
+        resumen: "Un fichero .apns por aviso (lo que aceptan APNs y «xcrun simctl push»).")
+
+    @Opcion(
+        "--directorio", marcador: "DIR", ayuda: "Carpeta donde dejar los ficheros .apns.",
+        obligatoria: true)
+    var directorio: String?
+
+    @Opcion("--bundle", marcador: "ID", ayuda: "«Simulator Target Bundle» de los ficheros.")
+    var bundle: String?
+
+    var comunes = OpcionesDeCanalNuevo()
+
+    func validar() throws(Fallo) {
+        if directorio == nil { throw .uso("Un canal apns necesita --directorio DIR.") }
+    }
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let directorio = self.directorio ?? ""
+        let absoluto =
+            directorio.hasPrefix("/") ? directorio : Self.directorioActual() + "/" + directorio
+        return try comunes.guardar(
+            .apns, AjustesDeCanal(directorio: absoluto, bundle: bundle), en: contexto)
+    }
+
+    private static func directorioActual() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
+    }
+}
+
+/// `marcador avisos canales quitar NOMBRE`.
+struct CanalesQuitar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "quitar", resumen: "Quita un canal (sus entregas pendientes se descartan).")
+
+    @Argumento("NOMBRE", ayuda: "El nombre del canal.")
+    var nombre: String
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        guard try BuzonSQLite(try contexto.almacen()).quitarCanal(nombre) else {
+            throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
+        }
+        contexto.terminal.linea("Canal \(citado(nombre)) quitado.")
+        return .ok
+    }
+}
+
+/// `marcador avisos canales activar NOMBRE`.
+struct CanalesActivar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "activar", resumen: "Reanuda un canal en pausa.")
+
+    @Argumento("NOMBRE", ayuda: "El nombre del canal.")
+    var nombre: String
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try CanalesDesactivar.cambiar(nombre, activo: true, contexto)
+    }
+}
+
+/// `marcador avisos canales desactivar NOMBRE`: a pause, not a removal.
+struct CanalesDesactivar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "desactivar",
+        resumen: "Pone un canal en pausa sin borrarlo: no recibe avisos nuevos hasta reanudarlo.")
+
+    @Argumento("NOMBRE", ayuda: "El nombre del canal.")
+    var nombre: String
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try Self.cambiar(nombre, activo: false, contexto)
+    }
+
+    static func cambiar(_ nombre: String, activo: Bool, _ contexto: Contexto) throws
+        -> CodigoDeSalida
+    {
+        guard try BuzonSQLite(try contexto.almacen()).activarCanal(nombre, activo: activo) else {
+            throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
+        }
+        contexto.terminal.linea(
+            "Canal \(citado(nombre)) " + (activo ? "activo." : "en pausa."))
+        return .ok
+    }
+}

@@ -1,0 +1,182 @@
+import Almacen
+import Avisos
+import Sistema
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The lease a dispatcher process takes, for `enviar` and `vigilar`.
+struct OpcionDeArriendo: GrupoDeOpciones {
+    @Opcion(
+        "--arriendo", marcador: "SEGUNDOS", rango: 1...86_400, unidad: " segundos",
+        ayuda:
+            "Cuánto es suyo un aviso reclamado si este proceso muere, de 1 a 86400 segundos (por defecto, 60); mientras vive lo renueva."
+    )
+    var arriendo: Double?
+
+    var configuracion: Despachador.Configuracion {
+        var configuracion = Despachador.Configuracion()
+        if let arriendo { configuracion.arriendo = arriendo }
+        return configuracion
+    }
+}
+
+/// Building dispatchers for this process's channels.
+@MainActor
+enum Reparto {
+    /// The channels that work here; those that do not are reported once per change.
+    static func canalesActivos(
+        _ buzon: BuzonSQLite, _ contexto: Contexto, registro: any Registro,
+        avisados: inout Set<String>
+    ) throws -> [CanalActivo] {
+        let (canales, fallos) = FabricaDeCanales.activos(
+            try buzon.canales(), entorno: contexto.entorno, registro: registro)
+        for fallo in fallos where avisados.insert("\(fallo.canal) \(fallo.motivo)").inserted {
+            escribirEnStderr(
+                "marcador: canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí: \(fallo.motivo).\n"
+            )
+        }
+        return canales
+    }
+
+    static func despachador(
+        _ queue: DatabaseQueue, _ contexto: Contexto, configuracion: Despachador.Configuracion,
+        avisados: inout Set<String>
+    ) throws -> Despachador {
+        let registro = RegistroSQLite(queue)
+        let buzon = BuzonSQLite(queue)
+        let canales = try canalesActivos(buzon, contexto, registro: registro, avisados: &avisados)
+        let repositorio = PartidosSQLite(queue)
+        return Despachador(
+            buzon: buzon, canales: canales, registro: registro, configuracion: configuracion,
+            enriquecedor: try Enriquecedores.crear(repositorio, entorno: contexto.entorno),
+            permitido: { try repositorio.ajustes().avisosPermitidos == true })
+    }
+
+    static func texto(_ resumen: ResumenDeEnvio) -> String {
+        "Entregadas: \(resumen.entregadas), para reintentar: \(resumen.reintentos), "
+            + "fallidas: \(resumen.fallidas), descartadas: \(resumen.descartadas), "
+            + "caducadas: \(resumen.caducadas)."
+    }
+}
+
+/// `marcador avisos enviar`: one drain of everything due now, every channel at once.
+struct AvisosEnviar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "enviar", resumen: "Entrega una vez todo lo que toca ahora y termina.")
+
+    var arriendo = OpcionDeArriendo()
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let queue = try contexto.almacen()
+        try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
+        var avisados = Set<String>()
+        let despachador = try Reparto.despachador(
+            queue, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
+        let salida = SalidaPorSenal()
+        let envio = Task { try await despachador.enviarPendientes() }
+        let vigia = Task { @MainActor in
+            for await numero in senales {
+                salida.recibir(numero)
+                envio.cancel()
+                return
+            }
+        }
+        defer { vigia.cancel() }
+        let resumen = try await envio.value
+        if let senal = salida.senal {
+            // What was in flight is given back for the next dispatcher, same key.
+            try BuzonSQLite(queue).liberar(
+                arrendatario: despachador.arrendatario, canal: nil, ahora: segundosUnix())
+            return CodigoDeSalida.porSenal(senal)
+        }
+        contexto.terminal.linea(Reparto.texto(resumen))
+        return .ok
+    }
+}
+
+/// `marcador avisos vigilar`: keeps delivering until a signal; follows channel changes.
+struct AvisosVigilar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "vigilar",
+        resumen: "Sigue entregando hasta Ctrl-C (130), SIGTERM (143) o SIGHUP (129).",
+        detalles: """
+            Lee los canales en cada vuelta (cada 200 ms): los que se añaden, cambian, pausan o
+            quitan mientras vigila se atienden desde la vuelta siguiente.
+            """)
+
+    var arriendo = OpcionDeArriendo()
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let queue = try contexto.almacen()
+        let registro = RegistroSQLite(queue)
+        let buzon = BuzonSQLite(queue)
+        var avisados = Set<String>()
+        let despachador = try Reparto.despachador(
+            queue, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
+        let salida = SalidaPorSenal()
+        let sondeo = despachador.configuracion.sondeo
+        let bucle = Task { @MainActor in
+            despachador.arrancar()
+            var configurados = try buzon.canales()
+            var vueltas = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: sondeo)
+                if Task.isCancelled { break }
+                // Live configuration: a changed channel table is applied within one poll.
+                let ahora = try buzon.canales()
+                if ahora != configurados {
+                    configurados = ahora
+                    await despachador.actualizar(
+                        canales: try Reparto.canalesActivos(
+                            buzon, contexto, registro: registro, avisados: &avisados))
+                }
+                vueltas += 1
+                if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: segundosUnix()) }
+                if vueltas % 300 == 1 {
+                    try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
+                }
+            }
+        }
+        let vigia = Task { @MainActor in
+            for await numero in senales {
+                salida.recibir(numero)
+                bucle.cancel()
+                return
+            }
+        }
+        defer { vigia.cancel() }
+        contexto.terminal.linea("Vigilando la cola de avisos; Ctrl-C para terminar.")
+        let fallo: (any Error)?
+        switch await bucle.result {
+        case .success: fallo = nil
+        case .failure(let error): fallo = error
+        }
+        let total = await despachador.detener(plazo: .zero)
+        if let fallo { throw fallo }
+        contexto.terminal.linea(Reparto.texto(total))
+        return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
+    }
+}
+
+/// `marcador avisos reintentar`.
+struct AvisosReintentar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "reintentar",
+        resumen: "Vuelve a poner en cola las entregas fallidas, con los intentos a cero.")
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let n = try BuzonSQLite(try contexto.almacen()).reintentarFallidas(ahora: segundosUnix())
+        contexto.terminal.linea(
+            n == 1
+                ? "1 entrega fallida vuelve a la cola."
+                : "\(n) entregas fallidas vuelven a la cola.")
+        return .ok
+    }
+}

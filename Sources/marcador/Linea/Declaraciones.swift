@@ -1,0 +1,251 @@
+/// The declarations a command makes of its arguments, options and flags: each one is both what
+/// help, completion and the man page describe and the typed key the command reads with
+/// (swift-argument-parser's shape: an undeclared option cannot be read, a declared one cannot
+/// be missing from help).
+struct Especificacion {
+    enum Clase: Equatable {
+        case bandera
+        case opcion(marcador: String)
+        case argumento(opcional: Bool)
+    }
+
+    /// Every spelling of an option (`-j`, `--json`), or a positional's display name (`ID`).
+    var nombres: [String]
+    var clase: Clase
+    /// One sentence ending in a full stop.
+    var ayuda: String
+    var repetible = false
+    var oculta = false
+    var valoresPosibles: [String]?
+    /// An option the command cannot do without (`--url` of a webhook): usage shows it bare.
+    var obligatoria = false
+
+    /// The canonical (long) spelling.
+    var nombre: String { nombres.last! }
+
+    var tomaValor: Bool {
+        if case .opcion = clase { return true }
+        return false
+    }
+
+    /// `--db RUTA`, `-h, --help`, `ID`: as help shows it.
+    var firma: String {
+        switch clase {
+        case .bandera: nombres.joined(separator: ", ")
+        case .opcion(let marcador): nombres.joined(separator: ", ") + " " + marcador
+        case .argumento: nombre
+        }
+    }
+}
+
+/// Where the parser writes what it read for one declaration; the declaration reads it back.
+@MainActor
+final class Lectura {
+    var textos: [String] = []
+    var valores: [Any] = []
+}
+
+/// What every property wrapper below is, for the parser and the help writer.
+@MainActor
+protocol Declaracion {
+    var especificacion: Especificacion { get }
+    /// Converts and stores one value (`nil` for a flag).
+    func asignar(_ texto: String?) throws(Fallo)
+    /// Whether a value was given.
+    var dada: Bool { get }
+}
+
+/// An option with a value: `@Opcion("--duracion", marcador: "MINUTOS", ayuda: "…") var duracion: Int?`
+@MainActor
+@propertyWrapper
+struct Opcion<Valor: ValorDeLinea>: Declaracion {
+    let especificacion: Especificacion
+    let lectura = Lectura()
+    let comprobar: (Valor, String) throws(Fallo) -> Void
+
+    init(
+        _ nombres: String..., marcador: String? = nil, ayuda: String, oculta: Bool = false,
+        obligatoria: Bool = false,
+        comprobar: @escaping (Valor, String) throws(Fallo) -> Void = { _, _ in }
+    ) {
+        especificacion = Especificacion(
+            nombres: nombres, clase: .opcion(marcador: marcador ?? Valor.marcador), ayuda: ayuda,
+            oculta: oculta, valoresPosibles: Valor.valoresPosibles, obligatoria: obligatoria)
+        self.comprobar = comprobar
+    }
+
+    var wrappedValue: Valor? { lectura.valores.last as? Valor }
+
+    func asignar(_ texto: String?) throws(Fallo) {
+        let valor = try Valor.leer(texto ?? "", para: especificacion.nombre)
+        try comprobar(valor, texto ?? "")
+        lectura.textos.append(texto ?? "")
+        lectura.valores.append(valor)
+    }
+
+    var dada: Bool { !lectura.valores.isEmpty }
+}
+
+extension Opcion where Valor: Comparable {
+    /// An option whose value must lie in `rango`; the message names the option and the range.
+    init(
+        _ nombres: String..., marcador: String? = nil, rango: ClosedRange<Valor>,
+        unidad: String = "",
+        ayuda: String, oculta: Bool = false
+    ) {
+        let nombre = nombres.last!
+        especificacion = Especificacion(
+            nombres: nombres, clase: .opcion(marcador: marcador ?? Valor.marcador), ayuda: ayuda,
+            oculta: oculta)
+        comprobar = { (valor: Valor, texto: String) throws(Fallo) in
+            guard rango.contains(valor) else {
+                throw .uso(
+                    "\(nombre) va de \(rango.lowerBound) a \(rango.upperBound)\(unidad), no \(citado(texto))."
+                )
+            }
+        }
+    }
+}
+
+extension Opcion where Valor: Comparable {
+    /// An option with only a lower bound: `--ultimas` is 1 or more.
+    init(
+        _ nombres: String..., marcador: String? = nil, desde minimo: Valor, ayuda: String,
+        oculta: Bool = false
+    ) {
+        let nombre = nombres.last!
+        especificacion = Especificacion(
+            nombres: nombres, clase: .opcion(marcador: marcador ?? Valor.marcador), ayuda: ayuda,
+            oculta: oculta)
+        comprobar = { (valor: Valor, texto: String) throws(Fallo) in
+            guard valor >= minimo else {
+                throw .uso("\(nombre) debe ser \(minimo) o más, no \(citado(texto)).")
+            }
+        }
+    }
+}
+
+/// An option that may be given several times: `--equipo Francia --equipo Brasil`.
+@MainActor
+@propertyWrapper
+struct Opciones<Valor: ValorDeLinea>: Declaracion {
+    let especificacion: Especificacion
+    let lectura = Lectura()
+
+    init(_ nombres: String..., marcador: String? = nil, ayuda: String) {
+        especificacion = Especificacion(
+            nombres: nombres, clase: .opcion(marcador: marcador ?? Valor.marcador), ayuda: ayuda,
+            repetible: true, valoresPosibles: Valor.valoresPosibles)
+    }
+
+    var wrappedValue: [Valor] { lectura.valores.compactMap { $0 as? Valor } }
+
+    func asignar(_ texto: String?) throws(Fallo) {
+        lectura.valores.append(try Valor.leer(texto ?? "", para: especificacion.nombre))
+    }
+
+    var dada: Bool { !lectura.valores.isEmpty }
+}
+
+/// A flag: `@Bandera("--json", ayuda: "…") var json: Bool`.
+@MainActor
+@propertyWrapper
+struct Bandera: Declaracion {
+    let especificacion: Especificacion
+    let lectura = Lectura()
+
+    init(_ nombres: String..., ayuda: String, oculta: Bool = false) {
+        especificacion = Especificacion(
+            nombres: nombres, clase: .bandera, ayuda: ayuda, oculta: oculta)
+    }
+
+    var wrappedValue: Bool { !lectura.textos.isEmpty }
+
+    func asignar(_ texto: String?) throws(Fallo) { lectura.textos.append("") }
+
+    var dada: Bool { wrappedValue }
+}
+
+/// A positional argument that must be given: `@Argumento("ID", ayuda: "…") var id: IdDePartido`.
+@MainActor
+@propertyWrapper
+struct Argumento<Valor: ValorDeLinea>: Declaracion {
+    let especificacion: Especificacion
+    let lectura = Lectura()
+
+    init(_ nombre: String, ayuda: String) {
+        especificacion = Especificacion(
+            nombres: [nombre], clase: .argumento(opcional: false), ayuda: ayuda,
+            valoresPosibles: Valor.valoresPosibles)
+    }
+
+    /// Read only after parsing, which guarantees the value (a read before is a programmer error).
+    var wrappedValue: Valor {
+        guard let valor = lectura.valores.last as? Valor else {
+            preconditionFailure("\(especificacion.nombre) read before parsing")
+        }
+        return valor
+    }
+
+    func asignar(_ texto: String?) throws(Fallo) {
+        lectura.valores.append(try Valor.leer(texto ?? "", para: especificacion.nombre))
+    }
+
+    var dada: Bool { !lectura.valores.isEmpty }
+}
+
+/// A positional argument that may be left out.
+@MainActor
+@propertyWrapper
+struct ArgumentoOpcional<Valor: ValorDeLinea>: Declaracion {
+    let especificacion: Especificacion
+    let lectura = Lectura()
+
+    init(_ nombre: String, ayuda: String) {
+        especificacion = Especificacion(
+            nombres: [nombre], clase: .argumento(opcional: true), ayuda: ayuda,
+            valoresPosibles: Valor.valoresPosibles)
+    }
+
+    var wrappedValue: Valor? { lectura.valores.last as? Valor }
+
+    func asignar(_ texto: String?) throws(Fallo) {
+        lectura.valores.append(try Valor.leer(texto ?? "", para: especificacion.nombre))
+    }
+
+    var dada: Bool { !lectura.valores.isEmpty }
+}
+
+/// Options several commands share, declared once (swift-argument-parser's `@OptionGroup`).
+@MainActor
+protocol GrupoDeOpciones {}
+
+/// The declarations of a command (or of the global options), in the order written; a group of
+/// options contributes its own.
+@MainActor
+func declaraciones(de valor: Any) -> [any Declaracion] {
+    Mirror(reflecting: valor).children.flatMap { hijo -> [any Declaracion] in
+        if let declaracion = hijo.value as? any Declaracion { return [declaracion] }
+        if hijo.value is any GrupoDeOpciones { return declaraciones(de: hijo.value) }
+        return []
+    }
+}
+
+/// Every remaining positional word: `marcador help avisos canales`.
+@MainActor
+@propertyWrapper
+struct ArgumentosRestantes: Declaracion {
+    let especificacion: Especificacion
+    let lectura = Lectura()
+
+    init(_ nombre: String, ayuda: String) {
+        especificacion = Especificacion(
+            nombres: [nombre], clase: .argumento(opcional: true), ayuda: ayuda, repetible: true)
+    }
+
+    var wrappedValue: [String] { lectura.textos }
+
+    func asignar(_ texto: String?) throws(Fallo) { lectura.textos.append(texto ?? "") }
+
+    var dada: Bool { !lectura.textos.isEmpty }
+}

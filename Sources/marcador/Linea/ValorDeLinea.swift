@@ -1,0 +1,128 @@
+import Torneo
+
+/// A type an option or argument can be read as: the conversion, the placeholder help shows, and
+/// the values completion may offer.
+protocol ValorDeLinea {
+    /// Reads `texto` given for `nombre` (`--duracion`, `ID`); throws the user's usage error.
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Self
+    /// `NÚMERO`, `SI|NO`…: what help writes after the option.
+    static var marcador: String { get }
+    /// Every accepted value, when there are few (completion and help list them).
+    static var valoresPosibles: [String]? { get }
+}
+
+extension ValorDeLinea {
+    static var valoresPosibles: [String]? { nil }
+}
+
+/// What a text value is quoted as in a message: escaped, and cut if enormous.
+func citado(_ texto: String) -> String {
+    let corto = texto.count > 200 ? String(texto.prefix(200)) + "…" : texto
+    return "«\(TextoSeguro.limpio(corto))»"
+}
+
+extension Int: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Int {
+        guard let numero = Int(texto) else {
+            throw .uso("El valor de \(nombre) debe ser un número entero, no \(citado(texto)).")
+        }
+        return numero
+    }
+    static var marcador: String { "N" }
+}
+
+extension Double: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Double {
+        guard let numero = Double(texto), numero.isFinite else {
+            throw .uso("El valor de \(nombre) debe ser un número, no \(citado(texto)).")
+        }
+        return numero
+    }
+    static var marcador: String { "N" }
+}
+
+extension String: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> String { texto }
+    static var marcador: String { "TEXTO" }
+}
+
+extension Lado: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Lado {
+        guard let lado = Lado(rawValue: texto) else {
+            throw .uso("Indica «local» o «visitante», no \(citado(texto)).")
+        }
+        return lado
+    }
+    static var marcador: String { "local|visitante" }
+    static var valoresPosibles: [String]? { Lado.allCases.map(\.rawValue) }
+}
+
+extension TipoDeCanal: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> TipoDeCanal {
+        guard let tipo = TipoDeCanal(rawValue: texto) else {
+            throw .uso("Tipo de canal desconocido \(citado(texto)). Tipos: \(TipoDeCanal.lista).")
+        }
+        return tipo
+    }
+    static var marcador: String { "TIPO" }
+    static var valoresPosibles: [String]? { TipoDeCanal.allCases.map(\.rawValue) }
+}
+
+/// A yes or no, spelled one way everywhere: `si` (or `sí`) and `no`.
+struct SiNo: ValorDeLinea, Hashable {
+    let valor: Bool
+
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> SiNo {
+        switch texto.lowercased() {
+        case "si", "sí": SiNo(valor: true)
+        case "no": SiNo(valor: false)
+        default: throw .uso("Indica «si» o «no» para \(nombre), no \(citado(texto)).")
+        }
+    }
+    static var marcador: String { "si|no" }
+    static var valoresPosibles: [String]? { ["si", "no"] }
+}
+
+/// A match id: a positive integer.
+struct IdDePartido: ValorDeLinea, Hashable {
+    let valor: Int
+
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> IdDePartido {
+        guard let id = Int(texto), id > 0 else {
+            throw .uso("El id del partido es un número entero positivo, no \(citado(texto)).")
+        }
+        return IdDePartido(valor: id)
+    }
+    static var marcador: String { "ID" }
+}
+
+/// A calendar day as openfootball writes it: `2018-06-14`.
+struct Fecha: ValorDeLinea, Hashable {
+    let texto: String
+
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Fecha {
+        let partes = texto.split(separator: "-", omittingEmptySubsequences: false)
+        guard partes.count == 3, partes[0].count == 4, partes[1].count == 2, partes[2].count == 2,
+            let mes = Int(partes[1]), let dia = Int(partes[2]), Int(partes[0]) != nil,
+            (1...12).contains(mes), (1...31).contains(dia)
+        else {
+            throw .uso("\(nombre) es una fecha como 2018-06-14, no \(citado(texto)).")
+        }
+        return Fecha(texto: texto)
+    }
+    static var marcador: String { "AAAA-MM-DD" }
+}
+
+/// The shells `completado` writes a script for.
+enum Shell: String, ValorDeLinea, CaseIterable {
+    case bash, zsh, fish
+
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Shell {
+        guard let shell = Shell(rawValue: texto) else {
+            throw .uso("Shells: bash, zsh o fish; no \(citado(texto)).")
+        }
+        return shell
+    }
+    static var marcador: String { "bash|zsh|fish" }
+    static var valoresPosibles: [String]? { allCases.map(\.rawValue) }
+}
