@@ -8,8 +8,9 @@ final class Carril: Sendable {
     enum Modo: Sendable, Equatable {
         /// Keeps delivering as notices arrive, woken by the doorbell or every poll.
         case continuo
-        /// Delivers what was due by then and ends when nothing is left.
-        case drenar(hasta: Double)
+        /// Delivers what was due by then (of one notice only, if given) and ends when nothing
+        /// is left.
+        case drenar(hasta: Double, aviso: Int? = nil)
     }
 
     private enum Suceso: Sendable {
@@ -38,7 +39,7 @@ final class Carril: Sendable {
 
     /// From now on the lane only finishes what is due by `hasta`, then ends.
     func terminarTras(hasta: Double) {
-        estado.withLock { $0.modo = .drenar(hasta: hasta) }
+        estado.withLock { $0.modo = .drenar(hasta: hasta, aviso: nil) }
         timbre.tocar()
     }
 

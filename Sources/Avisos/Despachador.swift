@@ -110,8 +110,9 @@ public final class Despachador: Sendable {
 
     /// Delivers everything that is due now, every lane at once, until nothing due is left
     /// (what fails now waits for its backoff: a drain ends even when a channel keeps failing).
+    /// - Parameter aviso: only this notice's deliveries (`avisos probar`).
     @discardableResult
-    public func enviarPendientes() async throws -> ResumenDeEnvio {
+    public func enviarPendientes(aviso: Int? = nil) async throws -> ResumenDeEnvio {
         try buzon.caducarBannersHuerfanos(ahora: ahora())
         let inicio = ahora()
         let carriles = estado.withLock { Array($0.carriles.values) }
@@ -123,7 +124,7 @@ public final class Despachador: Sendable {
                     // A lane of its own, not the serving one: the drain ends by itself.
                     let deEstaVez = Carril(carril.canal)
                     grupo.addTask {
-                        deEstaVez.arrancar(self, modo: .drenar(hasta: inicio))
+                        deEstaVez.arrancar(self, modo: .drenar(hasta: inicio, aviso: aviso))
                         return await withTaskCancellationHandler {
                             await deEstaVez.terminado()
                         } onCancel: {
@@ -228,7 +229,10 @@ public final class Despachador: Sendable {
             canal: carril.nombre, arrendatario: arrendatario, ahora: momento,
             arriendo: configuracion.arriendo, limite: configuracion.lote,
             soloPrimerosIntentos: configuracion.soloPrimerosIntentos)
-        if case .drenar(let hasta) = modo { reclamo.vencidasHasta = min(hasta, momento) }
+        if case .drenar(let hasta, let aviso) = modo {
+            reclamo.vencidasHasta = min(hasta, momento)
+            reclamo.aviso = aviso
+        }
         if carril.nombre == TipoDeCanal.nombreTerminal {
             guard let propia = estado.withLock({ $0.ejecucionLocal }) else { return [] }
             reclamo.ejecucion = propia

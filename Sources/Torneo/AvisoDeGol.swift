@@ -22,6 +22,11 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     /// copy and its type (`gif`, `png`…). `nil` means the original content goes out.
     public var adjuntoLocal: String?
     public var tipoDeAdjunto: String?
+    /// A goal, or a channel test (`avisos probar`), which has no match, run, player or minute.
+    public var tipo: TipoDeAviso = .gol
+    /// The side the goal counts for (not the player's, for an own goal): who a fan of a team
+    /// cheers. `nil` for a test.
+    public var lado: Lado?
 
     public init(
         identificador: String,
@@ -48,6 +53,17 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     }
 
     public static let tituloDeGol = "¡Gol!"
+    public static let tituloDePrueba = "Prueba de marcador"
+
+    /// The test notice `avisos probar` sends through the outbox.
+    public static func prueba(numero: Int) -> AvisoDeGol {
+        var aviso = AvisoDeGol(
+            identificador: "prueba-\(numero)", titulo: tituloDePrueba,
+            cuerpo: "Si lees esto, marcador puede avisarte aquí de cada gol.", partidoId: 0,
+            minuto: MinutoDeJuego(0), jugador: "", equipo: "", marcador: .cero)
+        aviso.tipo = .prueba
+        return aviso
+    }
 
     /// The key a receiver deduplicates on: the same goal of the same run, whoever delivers it.
     /// HTTP headers are ASCII, so bytes outside it are percent-encoded (`Iv%C3%A1n`).
@@ -102,5 +118,12 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
             marcador: marcador,
             adjunto: gol.adjunto
         )
+        lado = gol.lado
     }
+}
+
+/// What a notice is about.
+public enum TipoDeAviso: String, Sendable, Hashable, Codable {
+    case gol
+    case prueba
 }

@@ -60,6 +60,16 @@ public protocol Buzon: Sendable {
     /// - Returns: `false` when the name exists and `reemplazar` is off (nothing changed).
     func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool
 
+    /// Replaces what channel `nombre` follows. Returns whether it exists.
+    func cambiarFiltros(_ nombre: String, _ filtros: FiltrosDeCanal) throws -> Bool
+
+    /// Enqueues a test notice («Prueba de marcador») for every active channel, or only `canal`.
+    /// - Returns: the notice's id.
+    func encolarPrueba(canal: String?, ahora: Double) throws -> Int
+
+    /// Each channel's delivery of notice `aviso`.
+    func entregas(aviso: Int) throws -> [EntregaDeAviso]
+
     /// Removes a channel; its pending deliveries are discarded (nobody would take them).
     /// - Returns: whether the channel existed.
     func quitarCanal(_ nombre: String) throws -> Bool
@@ -83,11 +93,15 @@ public struct Reclamo: Sendable, Hashable {
     public var soloPrimerosIntentos: Bool
     /// For the terminal channel: only deliveries of this run (the one this process watches).
     public var ejecucion: Int?
+    /// Only this notice's deliveries (`avisos probar`).
+    public var aviso: Int?
 
     public init(
         canal: String, arrendatario: String, ahora: Double, arriendo: Double, limite: Int,
-        vencidasHasta: Double? = nil, soloPrimerosIntentos: Bool = false, ejecucion: Int? = nil
+        vencidasHasta: Double? = nil, soloPrimerosIntentos: Bool = false, ejecucion: Int? = nil,
+        aviso: Int? = nil
     ) {
+        self.aviso = aviso
         self.canal = canal
         self.arrendatario = arrendatario
         self.ahora = ahora

@@ -5,11 +5,17 @@ public struct CanalConfigurado: Sendable, Hashable {
     public var tipo: TipoDeCanal
     public var activo: Bool
     public var ajustes: String
+    /// What it follows; empty: every goal.
+    public var filtros: FiltrosDeCanal
 
-    public init(nombre: String, tipo: TipoDeCanal, activo: Bool = true, ajustes: String = "{}") {
+    public init(
+        nombre: String, tipo: TipoDeCanal, activo: Bool = true, ajustes: String = "{}",
+        filtros: FiltrosDeCanal = FiltrosDeCanal()
+    ) {
         self.nombre = nombre
         self.tipo = tipo
         self.activo = activo
         self.ajustes = ajustes
+        self.filtros = filtros
     }
 }

@@ -24,12 +24,18 @@ public struct EjecucionGuardada: Sendable, Hashable {
     public var propietarioVivo: Bool
     /// The process id playing it, if any.
     public var pid: Int?
+    /// When it started and ended (ISO 8601 UTC), for the match card.
+    public var empezada: String?
+    public var acabada: String?
 
     public init(
         id: Int, partidoId: Int, codigo: String, duracion: Int, duracionFija: Bool,
         msPorMinuto: Int, estado: Estado, minuto: Int, goles: Marcador, golesAMano: Marcador,
-        ultimoAviso: String, propietarioVivo: Bool, pid: Int?
+        ultimoAviso: String, propietarioVivo: Bool, pid: Int?, empezada: String? = nil,
+        acabada: String? = nil
     ) {
+        self.empezada = empezada
+        self.acabada = acabada
         self.id = id
         self.partidoId = partidoId
         self.codigo = codigo

@@ -12,6 +12,9 @@ public protocol Ejecuciones: Sendable {
     /// The latest run of a match, if it was ever played or given a manual goal.
     func ultima(partido: Int) throws -> EjecucionGuardada?
 
+    /// Every run of a match, oldest first.
+    func todas(partido: Int) throws -> [EjecucionGuardada]
+
     /// One run by id.
     func ejecucion(id: Int) throws -> EjecucionGuardada?
 

@@ -4,6 +4,8 @@ public struct ResumenDePartido: Sendable, Hashable {
     public var local: String
     public var visitante: String
     public var competicion: String?
+    /// `2018-06-14`, for imported matches.
+    public var fecha: String?
     public var estado: EstadoDelPartido
     public var minuto: Int
     /// Goals from the script played so far.
@@ -13,10 +15,11 @@ public struct ResumenDePartido: Sendable, Hashable {
     public var duracion: Int
 
     public init(
-        id: Int, local: String, visitante: String, competicion: String?,
+        id: Int, local: String, visitante: String, competicion: String?, fecha: String? = nil,
         estado: EstadoDelPartido, minuto: Int, goles: Marcador, golesAMano: Marcador,
         duracion: Int
     ) {
+        self.fecha = fecha
         self.id = id
         self.local = local
         self.visitante = visitante

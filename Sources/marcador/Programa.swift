@@ -14,7 +14,7 @@ enum Programa {
         do {
             let leida: LineaLeida
             do {
-                leida = try Analizador.analizar(linea, raiz: Marcador.self)
+                leida = try Analizador.analizar(linea, raiz: ComandoRaiz.self)
             } catch {
                 ruta = error.ruta
                 throw error.fallo

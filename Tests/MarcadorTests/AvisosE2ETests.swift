@@ -349,7 +349,9 @@ struct AvisosE2ETests {
         #expect(
             sinEscritorio.error.contains("El canal escritorio no está disponible en esta máquina"))
         let canales = try await escenario.marcador("avisos", "canales").salida
-        #expect(canales == "NOMBRE    TIPO      ESTADO  AJUSTES\nregistro  registro  activo\n")
+        #expect(
+            canales
+                == "NOMBRE    TIPO      ESTADO  SIGUE  AJUSTES\nregistro  registro  activo  todo\n")
     }
 
     @Test func losSecretosDeLaURLNoSeMuestran() async throws {

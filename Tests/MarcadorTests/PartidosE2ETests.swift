@@ -82,7 +82,10 @@ struct PartidosE2ETests {
     @Test func filtraPorCompeticion() async throws {
         let escenario = Escenario()
         let resultado = try await escenario.marcador("partidos", "--competicion", "Mundial")
-        #expect(resultado.codigo == 0)
-        #expect(resultado.salida == "No hay partidos de la competición «Mundial».\n")
+        #expect(resultado.codigo == 66)
+        #expect(
+            resultado.error
+                == "marcador: No hay ninguna competición llamada «Mundial». Todavía no hay competiciones.\n"
+        )
     }
 }

@@ -17,38 +17,100 @@ public struct BuzonSQLite: Buzon {
     /// process channels). Must run inside the caller's transaction. A notice already queued for
     /// this run is left alone. Without permission the deliveries are stored as discarded.
     static func encolar(
-        _ db: Database, avisos: [AvisoDeGol], ejecucion: Int, canalesPropios: [String],
+        _ db: Database, avisos: [AvisoDeGol], ejecucion: Int?, canalesPropios: [String],
         ahora: Double
     ) throws {
-        guard !avisos.isEmpty else { return }
+        guard let primero = avisos.first else { return }
         let permitido =
             try db.scalarString(
                 "SELECT valor FROM ajuste WHERE clave = ?", PartidosSQLite.Clave.permiso) == "1"
-        var canales = try db.rows("SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre") {
+        // Following (DESIGN §10) is decided here, in the minute's transaction: each notice
+        // goes to the channels with no filter and to those following it.
+        let encuentro = try db.row(
+            """
+            SELECT l.nombre, v.nombre, p.competicion FROM partido p
+            JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id
+            WHERE p.id = ?
+            """, primero.partidoId
+        ) { ($0.string(0), $0.string(1), $0.optionalString(2)) }
+        let activos = try db.rows("SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre") {
             $0.string(0)
         }
-        canales += canalesPropios
+        let filtros = try Self.filtros(db)
+        func canales(de aviso: AvisoDeGol) -> [String] {
+            let equipo = aviso.lado.flatMap { lado in
+                encuentro.map { lado == .local ? $0.0 : $0.1 }
+            }
+            return activos.filter { canal in
+                (filtros[canal] ?? FiltrosDeCanal()).dejanPasar(
+                    partido: aviso.partidoId, equipo: equipo, competicion: encuentro?.2)
+            } + canalesPropios
+        }
         let estado = permitido ? EstadoDeEntrega.pendiente : .descartada
         for aviso in avisos {
             try db.execute(
                 """
-                INSERT OR IGNORE INTO aviso (ejecucion_id, partido_id, identificador, titulo, cuerpo,
-                    minuto, anadido, jugador, equipo, marcador_local, marcador_visitante, adjunto,
-                    creado)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, ejecucion, aviso.partidoId, aviso.identificador, aviso.titulo, aviso.cuerpo,
-                aviso.minuto.minuto, aviso.minuto.anadido, aviso.jugador, aviso.equipo,
-                aviso.marcador.local, aviso.marcador.visitante, aviso.adjunto, ahora)
+                INSERT OR IGNORE INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo,
+                    cuerpo, minuto, anadido, jugador, equipo, marcador_local, marcador_visitante,
+                    adjunto, creado)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, ejecucion, aviso.tipo == .prueba ? nil : aviso.partidoId, aviso.tipo.rawValue,
+                aviso.identificador, aviso.titulo, aviso.cuerpo, aviso.minuto.minuto,
+                aviso.minuto.anadido, aviso.jugador, aviso.equipo, aviso.marcador.local,
+                aviso.marcador.visitante, aviso.adjunto, ahora)
             guard db.changes == 1 else { continue }
             let id = db.lastInsertedRowID
-            for canal in canales {
+            for canal in canales(de: aviso) {
                 try db.execute(
                     """
                     INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
                         ultimo_error)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """, id, canal, ejecucion, estado.rawValue, ahora,
+                    """, id, canal, ejecucion ?? 0, estado.rawValue, ahora,
                     permitido ? nil : "avisos de gol desactivados")
+            }
+        }
+    }
+
+    public func encolarPrueba(canal: String?, ahora: Double) throws -> Int {
+        try queue.write { db -> Int in
+            let numero = (try db.scalarInt("SELECT coalesce(max(id), 0) + 1 FROM aviso")) ?? 1
+            let aviso = AvisoDeGol.prueba(numero: numero)
+            let permitido =
+                try db.scalarString(
+                    "SELECT valor FROM ajuste WHERE clave = ?", PartidosSQLite.Clave.permiso)
+                == "1"
+            try db.execute(
+                """
+                INSERT INTO aviso (tipo, identificador, titulo, cuerpo, minuto, jugador, equipo,
+                    marcador_local, marcador_visitante, creado)
+                VALUES ('prueba', ?, ?, ?, 0, '', '', 0, 0, ?)
+                """, aviso.identificador, aviso.titulo, aviso.cuerpo, ahora)
+            let id = db.lastInsertedRowID
+            try db.execute(
+                """
+                INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
+                    ultimo_error)
+                SELECT ?1, nombre, 0, ?2, ?3, ?4 FROM canal
+                WHERE activo = 1 AND (?5 IS NULL OR nombre = ?5)
+                """, id, permitido ? "pendiente" : "descartada", ahora,
+                permitido ? nil : "avisos de gol desactivados", canal)
+            return id
+        }
+    }
+
+    public func entregas(aviso: Int) throws -> [EntregaDeAviso] {
+        try queue.read { db in
+            try db.rows(
+                """
+                SELECT canal, estado, intentos, ultimo_error FROM entrega
+                WHERE aviso_id = ? ORDER BY canal
+                """, aviso
+            ) {
+                EntregaDeAviso(
+                    canal: $0.string(0),
+                    estado: EstadoDeEntrega(rawValue: $0.string(1)) ?? .pendiente,
+                    intentos: $0.int(2), ultimoError: $0.optionalString(3))
             }
         }
     }
@@ -64,6 +126,7 @@ public struct BuzonSQLite: Buzon {
                       AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)
                       AND (?6 = 0 OR e.intentos = 0)
                       AND (?7 IS NULL OR e.ejecucion_id = ?7)
+                      AND (?9 IS NULL OR e.aviso_id = ?9)
                       AND NOT EXISTS (
                           SELECT 1 FROM entrega p
                           WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id
@@ -74,7 +137,7 @@ public struct BuzonSQLite: Buzon {
                 RETURNING aviso_id, intentos
                 """, reclamo.arrendatario, reclamo.ahora + reclamo.arriendo, reclamo.canal,
                 reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
-                reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite
+                reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso
             ) { ($0.int(0), $0.int(1)) }
             guard !reclamadas.isEmpty else { return [] }
             var avisos: [Int: (AvisoDeGol, Double)] = [:]
@@ -83,7 +146,7 @@ public struct BuzonSQLite: Buzon {
                 SELECT \(Self.columnasDeAviso), id FROM aviso
                 WHERE id IN (SELECT value FROM json_each(?))
                 """, listaJSON(reclamadas.map(\.0))
-            ) { fila in avisos[fila.int(13)] = Self.aviso(fila) }
+            ) { fila in avisos[fila.int(14)] = Self.aviso(fila) }
             return
                 reclamadas.compactMap { id, intentos in
                     guard let (aviso, creado) = avisos[id] else { return nil }
@@ -96,21 +159,20 @@ public struct BuzonSQLite: Buzon {
     }
 
     static let columnasDeAviso = """
-        partido_id, identificador, titulo, cuerpo, minuto, anadido, jugador, equipo,
-        marcador_local, marcador_visitante, adjunto, creado, ejecucion_id
+        coalesce(partido_id, 0), identificador, titulo, cuerpo, minuto, anadido, jugador, equipo,
+        marcador_local, marcador_visitante, adjunto, creado, ejecucion_id, tipo
         """
 
-    /// Reads `columnasDeAviso`.
+    /// Reads `columnasDeAviso` (14 columns).
     private static func aviso(_ fila: Row) -> (AvisoDeGol, Double) {
-        (
-            AvisoDeGol(
-                identificador: fila.string(1), titulo: fila.string(2), cuerpo: fila.string(3),
-                partidoId: fila.int(0), minuto: MinutoDeJuego(fila.int(4), anadido: fila.int(5)),
-                jugador: fila.string(6), equipo: fila.string(7),
-                marcador: Marcador(local: fila.int(8), visitante: fila.int(9)),
-                adjunto: fila.optionalString(10), ejecucion: fila.int(12)),
-            fila.double(11)
-        )
+        var aviso = AvisoDeGol(
+            identificador: fila.string(1), titulo: fila.string(2), cuerpo: fila.string(3),
+            partidoId: fila.int(0), minuto: MinutoDeJuego(fila.int(4), anadido: fila.int(5)),
+            jugador: fila.string(6), equipo: fila.string(7),
+            marcador: Marcador(local: fila.int(8), visitante: fila.int(9)),
+            adjunto: fila.optionalString(10), ejecucion: fila.optionalInt(12))
+        aviso.tipo = TipoDeAviso(rawValue: fila.string(13)) ?? .gol
+        return (aviso, fila.double(11))
     }
 
     @discardableResult
@@ -292,8 +354,8 @@ public struct BuzonSQLite: Buzon {
                 """, limite
             ) { fila in
                 (
-                    Self.aviso(fila), fila.int(13), fila.isNull(14) ? nil : fila.bool(14),
-                    fila.optionalString(15)
+                    Self.aviso(fila), fila.int(14), fila.isNull(15) ? nil : fila.bool(15),
+                    fila.optionalString(16)
                 )
             }
             return try avisos.map { datos, id, enriquecido, motivo in
@@ -319,15 +381,36 @@ public struct BuzonSQLite: Buzon {
 
     public func canales() throws -> [CanalConfigurado] {
         try queue.read { db in
-            try db.rows("SELECT nombre, tipo, activo, ajustes FROM canal ORDER BY nombre") {
+            let filtros = try Self.filtros(db)
+            return try db.rows("SELECT nombre, tipo, activo, ajustes FROM canal ORDER BY nombre") {
                 fila -> CanalConfigurado? in
                 // A type this binary does not know (written by a newer one) is left alone.
                 guard let tipo = TipoDeCanal(rawValue: fila.string(1)) else { return nil }
                 return CanalConfigurado(
                     nombre: fila.string(0), tipo: tipo, activo: fila.bool(2),
-                    ajustes: fila.string(3))
+                    ajustes: fila.string(3), filtros: filtros[fila.string(0)] ?? FiltrosDeCanal())
             }.compactMap { $0 }
         }
+    }
+
+    /// Every channel's filters, by channel.
+    private static func filtros(_ db: Database) throws -> [String: FiltrosDeCanal] {
+        var filtros: [String: FiltrosDeCanal] = [:]
+        try db.forEachRow("SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor") {
+            fila in
+            let canal = fila.string(0)
+            let valor = fila.string(2)
+            switch fila.string(1) {
+            case "equipo": filtros[canal, default: FiltrosDeCanal()].equipos.append(valor)
+            case "competicion":
+                filtros[canal, default: FiltrosDeCanal()].competiciones.append(valor)
+            default:
+                if let id = Int(valor) {
+                    filtros[canal, default: FiltrosDeCanal()].partidos.append(id)
+                }
+            }
+        }
+        return filtros
     }
 
     public func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool {
@@ -342,7 +425,33 @@ public struct BuzonSQLite: Buzon {
                 INSERT INTO canal (nombre, tipo, activo, ajustes) VALUES (?1, ?2, ?3, ?4)
                 ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4
                 """, canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes)
+            try Self.escribirFiltros(db, canal.nombre, canal.filtros)
             return true
+        }
+    }
+
+    public func cambiarFiltros(_ nombre: String, _ filtros: FiltrosDeCanal) throws -> Bool {
+        try queue.write { db in
+            guard try db.scalarInt("SELECT 1 FROM canal WHERE nombre = ?", nombre) != nil else {
+                return false
+            }
+            try Self.escribirFiltros(db, nombre, filtros)
+            return true
+        }
+    }
+
+    private static func escribirFiltros(_ db: Database, _ canal: String, _ filtros: FiltrosDeCanal)
+        throws
+    {
+        try db.execute("DELETE FROM canal_filtro WHERE canal = ?", canal)
+        let filas =
+            filtros.equipos.map { ("equipo", $0, ClaveDeNombre.de($0)) }
+            + filtros.competiciones.map { ("competicion", $0, ClaveDeNombre.de($0)) }
+            + filtros.partidos.map { ("partido", String($0), String($0)) }
+        for (clase, valor, clave) in filas {
+            try db.execute(
+                "INSERT OR IGNORE INTO canal_filtro (canal, clase, valor, clave) VALUES (?, ?, ?, ?)",
+                canal, clase, valor, clave)
         }
     }
 

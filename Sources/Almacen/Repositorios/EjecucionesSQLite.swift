@@ -11,7 +11,7 @@ public struct EjecucionesSQLite: Ejecuciones {
     static let columnas = """
         e.id, e.partido_id, e.codigo, e.duracion, e.duracion_fija, e.ms_por_minuto, e.estado,
         e.minuto, e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante,
-        e.ultimo_aviso, e.pid, e.pid_inicio, e.anfitrion
+        e.ultimo_aviso, e.pid, e.pid_inicio, e.anfitrion, e.empezada, e.acabada
         """
 
     /// Reads a run from `columnas` starting at `desde`; asks the OS whether its owner lives.
@@ -31,7 +31,7 @@ public struct EjecucionesSQLite: Ejecuciones {
             golesAMano: Marcador(local: fila.int(i + 10), visitante: fila.int(i + 11)),
             ultimoAviso: fila.string(i + 12),
             propietarioVivo: estado == .enJuego && (propietario?.estaVivo ?? false),
-            pid: pid)
+            pid: pid, empezada: fila.optionalString(i + 16), acabada: fila.optionalString(i + 17))
     }
 
     public func cronica(
@@ -46,6 +46,16 @@ public struct EjecucionesSQLite: Ejecuciones {
         try queue.read { db in
             try db.row(
                 "SELECT \(Self.columnas) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id DESC LIMIT 1",
+                partido
+            ) { Self.ejecucion($0) }
+        }
+    }
+
+    /// Every run of a match, oldest first (the match card's list).
+    public func todas(partido: Int) throws -> [EjecucionGuardada] {
+        try queue.read { db in
+            try db.rows(
+                "SELECT \(Self.columnas) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id",
                 partido
             ) { Self.ejecucion($0) }
         }

@@ -54,7 +54,8 @@ public struct PartidosSQLite: PartidosRepositorio {
     }
 
     /// Scripts grouped by match, in script order (`orden`); one query whatever the match count.
-    private static func eventos(_ db: Database, partidoId: Int?) throws -> [Int: [EventoDePartido]]
+    private static func eventos(_ db: Database, partidoId: Int?, competicion: String? = nil)
+        throws -> [Int: [EventoDePartido]]
     {
         var porPartido: [Int: [EventoDePartido]] = [:]
         let filas = try db.rows(
@@ -64,9 +65,10 @@ public struct PartidosSQLite: PartidosRepositorio {
             FROM evento e
             JOIN jugador j ON j.id = e.jugador_id
             JOIN equipo eq ON eq.id = j.equipo_id
-            WHERE ?1 IS NULL OR e.partido_id = ?1
+            WHERE (?1 IS NULL OR e.partido_id = ?1)
+              AND (?2 IS NULL OR e.partido_id IN (SELECT id FROM partido WHERE competicion = ?2))
             ORDER BY e.partido_id, e.orden
-            """, partidoId
+            """, partidoId, competicion
         ) { fila in
             let gol = Gol(
                 minuto: MinutoDeJuego(fila.int(1), anadido: fila.int(2)),
@@ -144,7 +146,7 @@ extension PartidosSQLite {
             try db.rows(
                 """
                 SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, e.id IS NOT NULL,
-                    \(EjecucionesSQLite.columnas)
+                    p.fecha, \(EjecucionesSQLite.columnas)
                 FROM partido p
                 JOIN equipo l ON l.id = p.local_id
                 JOIN equipo v ON v.id = p.visitante_id
@@ -157,11 +159,12 @@ extension PartidosSQLite {
                 let prorroga = fila.bool(4)
                 var resumen = ResumenDePartido(
                     id: fila.int(0), local: fila.string(1), visitante: fila.string(2),
-                    competicion: fila.optionalString(3), estado: .sinEmpezar, minuto: 0,
+                    competicion: fila.optionalString(3), fecha: fila.optionalString(6),
+                    estado: .sinEmpezar, minuto: 0,
                     goles: .cero, golesAMano: .cero,
                     duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: prorroga))
                 if fila.bool(5) {
-                    let ejecucion = EjecucionesSQLite.ejecucion(fila, desde: 6)
+                    let ejecucion = EjecucionesSQLite.ejecucion(fila, desde: 7)
                     resumen.estado = ejecucion.estadoDelPartido
                     resumen.minuto = ejecucion.minuto
                     resumen.goles = ejecucion.goles
@@ -171,5 +174,91 @@ extension PartidosSQLite {
                 return resumen
             }
         }
+    }
+}
+
+// MARK: - Fichas
+
+extension PartidosSQLite {
+    public func fichas(competicion: String?, conEventos: Bool) throws -> [FichaDePartido] {
+        try queue.read { db in
+            var fichas = try db.rows(
+                """
+                \(Self.consultaDeFichas) WHERE ?1 IS NULL OR p.competicion = ?1 ORDER BY p.id
+                """, competicion, map: Self.ficha)
+            if conEventos {
+                let eventos = try Self.eventos(db, partidoId: nil, competicion: competicion)
+                for i in fichas.indices {
+                    fichas[i].partido.eventos = eventos[fichas[i].partido.id] ?? []
+                }
+            }
+            return fichas
+        }
+    }
+
+    public func ficha(id: Int) throws -> FichaDePartido? {
+        try queue.read { db in
+            guard
+                var ficha = try db.row(
+                    "\(Self.consultaDeFichas) WHERE p.id = ?", id, map: Self.ficha)
+            else { return nil }
+            ficha.partido.eventos = try Self.eventos(db, partidoId: id)[id] ?? []
+            return ficha
+        }
+    }
+
+    public func competiciones() throws -> [ResumenDeCompeticion] {
+        try queue.read { db in
+            try db.rows(
+                """
+                SELECT p.competicion, count(*), sum(p.con_guion),
+                    sum(EXISTS (SELECT 1 FROM ejecucion e WHERE e.partido_id = p.id AND e.estado = 'terminado')),
+                    (SELECT count(*) FROM evento v JOIN partido q ON q.id = v.partido_id
+                     WHERE q.competicion IS p.competicion)
+                FROM partido p GROUP BY p.competicion ORDER BY p.competicion IS NULL, p.competicion
+                """
+            ) {
+                ResumenDeCompeticion(
+                    nombre: $0.optionalString(0), partidos: $0.int(1), conGoles: $0.int(2),
+                    jugados: $0.int(3), goles: $0.int(4))
+            }
+        }
+    }
+
+    public func equipos() throws -> [String] {
+        try queue.read { db in
+            try db.rows("SELECT nombre FROM equipo ORDER BY nombre") { $0.string(0) }
+        }
+    }
+
+    /// A match with its metadata, official result and how its latest finished run ended.
+    private static let consultaDeFichas = """
+        SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, p.ronda, p.fecha, p.hora,
+            p.grupo, p.estadio, p.ft_local, p.ft_visitante, p.et_local, p.et_visitante,
+            p.penaltis_local, p.penaltis_visitante, p.con_guion, t.goles_local + t.mano_local,
+            t.goles_visitante + t.mano_visitante
+        FROM partido p
+        JOIN equipo l ON l.id = p.local_id
+        JOIN equipo v ON v.id = p.visitante_id
+        LEFT JOIN ejecucion t ON t.id = (
+            SELECT max(id) FROM ejecucion WHERE partido_id = p.id AND estado = 'terminado')
+        """
+
+    private static func ficha(_ fila: Row) -> FichaDePartido {
+        func marcador(_ i: Int) -> Marcador? {
+            fila.isNull(i) ? nil : Marcador(local: fila.int(i), visitante: fila.int(i + 1))
+        }
+        let oficial = ResultadoOficial(
+            final: marcador(10), prorroga: marcador(12), penaltis: marcador(14))
+        return FichaDePartido(
+            partido: Partido(
+                id: fila.int(0), local: Equipo(fila.string(1)), visitante: Equipo(fila.string(2)),
+                eventos: [], competicion: fila.optionalString(3), tieneProrroga: fila.bool(4)),
+            ronda: fila.optionalString(5), fecha: fila.optionalString(6),
+            hora: fila.optionalString(7),
+            grupo: fila.optionalString(8), estadio: fila.optionalString(9),
+            oficial: oficial.final == nil && oficial.prorroga == nil && oficial.penaltis == nil
+                ? nil : oficial,
+            conGuion: fila.bool(16), ultimoJugado: marcador(17))
     }
 }

@@ -12,16 +12,21 @@ public struct CanalRegistro: Notificador {
     }
 
     static func linea(_ aviso: AvisoDeGol) -> String {
-        "notificación «\(aviso.titulo)» enviada: \(aviso.jugador), minuto \(aviso.minuto)"
+        switch aviso.tipo {
+        case .gol:
+            "notificación «\(aviso.titulo)» enviada: \(aviso.jugador), minuto \(aviso.minuto)"
+        case .prueba: "notificación «\(aviso.titulo)» enviada"
+        }
     }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
-        registro.anotar(Self.linea(aviso), partido: aviso.partidoId)
+        registro.anotar(Self.linea(aviso), partido: aviso.tipo == .gol ? aviso.partidoId : nil)
     }
 
     /// A batch's lines in one write: one commit instead of one per notice.
     public func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
-        registro.anotar(lineas: avisos.map { (Self.linea($0), $0.partidoId) })
+        registro.anotar(
+            lineas: avisos.map { (Self.linea($0), $0.tipo == .gol ? $0.partidoId : nil) })
         return Array(repeating: nil, count: avisos.count)
     }
 }

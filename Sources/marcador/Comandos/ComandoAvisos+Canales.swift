@@ -15,6 +15,7 @@ struct AvisosCanales: Comando {
         resumen: "Lista los canales de avisos (y los añade, quita, pausa o reanuda).",
         subcomandos: [
             CanalesAnadir.self, CanalesQuitar.self, CanalesActivar.self, CanalesDesactivar.self,
+            CanalesSeguir.self, CanalesDejar.self,
         ])
 
     @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
@@ -54,6 +55,8 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     @Bandera("--reemplazar", ayuda: "Sustituye al canal que ya tenga ese nombre.")
     var reemplazar: Bool
 
+    var seguimiento = OpcionesDeSeguimiento()
+
     /// Stores the channel after checking its name and that it works here.
     @MainActor
     func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
@@ -69,7 +72,9 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
             )
         }
         let buzon = BuzonSQLite(try contexto.almacen())
-        let configurado = CanalConfigurado(nombre: nombre, tipo: tipo, ajustes: ajustes.json)
+        let configurado = CanalConfigurado(
+            nombre: nombre, tipo: tipo, ajustes: ajustes.json,
+            filtros: try seguimiento.filtros(try contexto.repositorio))
         if case .failure(let fallo) = FabricaDeCanales.crear(
             configurado, entorno: contexto.entorno,
             registro: RegistroSQLite(buzon.queue, eco: false))
@@ -240,5 +245,114 @@ struct CanalesDesactivar: Comando {
         contexto.terminal.linea(
             "Canal \(citado(nombre)) " + (activo ? "activo." : "en pausa."))
         return .ok
+    }
+}
+
+/// What a channel follows, given on the command line (each option repeatable).
+struct OpcionesDeSeguimiento: GrupoDeOpciones {
+    @Opciones(
+        "--equipo", marcador: "NOMBRE", ayuda: "Solo los goles de los partidos de ese equipo.")
+    var equipos: [String]
+
+    @Opciones(
+        "--competicion", marcador: "NOMBRE", ayuda: "Solo los goles de esa competición.")
+    var competiciones: [String]
+
+    @Opciones("--partido", marcador: "ID", ayuda: "Solo los goles de ese partido.")
+    var partidos: [IdDePartido]
+
+    /// The filters, with each name found among the stored ones (without case or accents).
+    @MainActor
+    func filtros(_ repositorio: PartidosSQLite) throws -> FiltrosDeCanal {
+        let equipos = try self.equipos.isEmpty ? [] : repositorio.equipos()
+        let competiciones =
+            try self.competiciones.isEmpty ? [] : repositorio.competiciones().compactMap(\.nombre)
+        for partido in partidos { _ = try repositorio.partidoExistente(partido.valor) }
+        return FiltrosDeCanal(
+            equipos: try self.equipos.map {
+                try Nombres.buscar($0, entre: equipos, clase: "equipo", plural: "equipos")
+            },
+            competiciones: try self.competiciones.map {
+                try Nombres.buscar(
+                    $0, entre: competiciones, clase: "competición", plural: "competiciones",
+                    femenino: true)
+            },
+            partidos: partidos.map(\.valor))
+    }
+}
+
+/// `marcador avisos canales seguir NOMBRE --equipo …`: the channel follows more.
+struct CanalesSeguir: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "seguir",
+        resumen:
+            "Hace que un canal siga también esos equipos, competiciones o partidos (y solo lo que siga)."
+    )
+
+    @Argumento("NOMBRE", ayuda: "El nombre del canal.")
+    var nombre: String
+
+    var seguimiento = OpcionesDeSeguimiento()
+
+    func validar() throws(Fallo) {
+        if seguimiento.equipos.isEmpty && seguimiento.competiciones.isEmpty
+            && seguimiento.partidos.isEmpty
+        {
+            throw .uso("Indica qué seguir: --equipo, --competicion o --partido.")
+        }
+    }
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try Self.cambiar(nombre, contexto) { actuales in
+            actuales.sumando(try seguimiento.filtros(try contexto.repositorio))
+        }
+    }
+
+    /// Reads a channel's filters, changes them and stores them; says what it follows now.
+    static func cambiar(
+        _ nombre: String, _ contexto: Contexto,
+        _ cambio: (FiltrosDeCanal) throws -> FiltrosDeCanal
+    ) throws -> CodigoDeSalida {
+        let buzon = BuzonSQLite(try contexto.almacen())
+        guard let canal = try buzon.canales().first(where: { $0.nombre == nombre }) else {
+            throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
+        }
+        let nuevos = try cambio(canal.filtros)
+        _ = try buzon.cambiarFiltros(nombre, nuevos)
+        contexto.terminal.linea("Canal \(citado(nombre)) sigue: \(nuevos.descripcion.limpio).")
+        return .ok
+    }
+}
+
+/// `marcador avisos canales dejar NOMBRE --equipo …`: the channel stops following those.
+struct CanalesDejar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "dejar",
+        resumen:
+            "Hace que un canal deje de seguir esos equipos, competiciones o partidos (sin ninguno, lo recibe todo)."
+    )
+
+    @Argumento("NOMBRE", ayuda: "El nombre del canal.")
+    var nombre: String
+
+    var seguimiento = OpcionesDeSeguimiento()
+
+    @Bandera("--todo", ayuda: "Deja de seguir todo lo que seguía: recibirá todos los goles.")
+    var todo: Bool
+
+    func validar() throws(Fallo) {
+        if !todo && seguimiento.equipos.isEmpty && seguimiento.competiciones.isEmpty
+            && seguimiento.partidos.isEmpty
+        {
+            throw .uso("Indica qué dejar de seguir: --equipo, --competicion, --partido o --todo.")
+        }
+    }
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try CanalesSeguir.cambiar(nombre, contexto) { actuales in
+            todo
+                ? FiltrosDeCanal()
+                : actuales.quitando(try seguimiento.filtros(try contexto.repositorio))
+        }
     }
 }

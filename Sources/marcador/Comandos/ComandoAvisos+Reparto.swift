@@ -180,3 +180,59 @@ struct AvisosReintentar: Comando {
         return .ok
     }
 }
+
+/// `marcador avisos probar [--canal NOMBRE]`: a test notice through the outbox, and what each
+/// channel did with it.
+struct AvisosProbar: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "probar",
+        resumen:
+            "Manda un aviso de prueba («Prueba de marcador») por la cola y dice qué hizo cada canal.",
+        detalles: """
+            Sale con 0 si todos los canales lo entregaron y con 69 si alguno no pudo (el aviso
+            queda en la cola para reintentarse como cualquier otro).
+            """)
+
+    @Opcion(
+        "--canal", marcador: "NOMBRE", ayuda: "Solo ese canal (por defecto, todos los activos).")
+    var canal: String?
+
+    var arriendo = OpcionDeArriendo()
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let queue = try contexto.almacen()
+        let buzon = BuzonSQLite(queue)
+        let canales = try buzon.canales()
+        if let canal {
+            guard let elegido = canales.first(where: { $0.nombre == canal }) else {
+                throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(canal)).")
+            }
+            guard elegido.activo else {
+                throw Fallo.uso(
+                    "El canal \(citado(canal)) está en pausa: «marcador avisos canales activar \(canal.limpio)»."
+                )
+            }
+        } else if !canales.contains(where: \.activo) {
+            throw Fallo.uso("No hay canales activos a los que mandar la prueba.")
+        }
+        let aviso = try buzon.encolarPrueba(canal: canal, ahora: segundosUnix())
+        var avisados = Set<String>()
+        let despachador = try Reparto.despachador(
+            queue, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+        try await despachador.enviarPendientes(aviso: aviso)
+        var todos = true
+        for entrega in try buzon.entregas(aviso: aviso) {
+            var linea = "\(entrega.canal.limpio): "
+            switch entrega.estado {
+            case .entregada: linea += "entregado"
+            case .pendiente:
+                linea +=
+                    "no entregado (\(entrega.ultimoError ?? "no disponible aquí")); se reintentará"
+            default: linea += "\(entrega.estado.rawValue) (\(entrega.ultimoError ?? ""))"
+            }
+            if entrega.estado != .entregada { todos = false }
+            contexto.terminal.linea(linea)
+        }
+        return todos ? .ok : .canalNoDisponible
+    }
+}

@@ -18,7 +18,7 @@ struct ComandoAvisos: Comando {
             """,
         subcomandos: [
             AvisosActivar.self, AvisosDesactivar.self, AvisosSilencio.self, AvisosCanales.self,
-            AvisosEnviar.self, AvisosVigilar.self, AvisosReintentar.self,
+            AvisosEnviar.self, AvisosVigilar.self, AvisosReintentar.self, AvisosProbar.self,
         ])
 
     @Bandera("--json", ayuda: "Escribe el estado en JSON, para otros programas.")
@@ -166,6 +166,7 @@ struct CanalJSON: Encodable {
     var disponible: Bool
     var motivo: String?
     var ajustes: String
+    var sigue: FiltrosDeCanal
 
     @MainActor
     static func todos(_ buzon: BuzonSQLite, _ contexto: Contexto) throws -> [CanalJSON] {
@@ -176,7 +177,8 @@ struct CanalJSON: Encodable {
             if case .failure(let fallo) = creado { motivo = fallo.motivo }
             return CanalJSON(
                 nombre: canal.nombre, tipo: canal.tipo.rawValue, activo: canal.activo,
-                disponible: motivo == nil, motivo: motivo, ajustes: ajustesVisibles(canal))
+                disponible: motivo == nil, motivo: motivo, ajustes: ajustesVisibles(canal),
+                sigue: canal.filtros)
         }
     }
 
@@ -194,12 +196,14 @@ struct CanalJSON: Encodable {
 
     @MainActor
     static func tabla(_ buzon: BuzonSQLite, _ contexto: Contexto) throws -> String {
-        var tabla = Tabla(cabeceras: ["NOMBRE", "TIPO", "ESTADO", "AJUSTES"])
+        var tabla = Tabla(cabeceras: ["NOMBRE", "TIPO", "ESTADO", "SIGUE", "AJUSTES"])
         for canal in try todos(buzon, contexto) {
             let estado =
                 !canal.activo
                 ? "en pausa" : canal.disponible ? "activo" : "no disponible: \(canal.motivo ?? "")"
-            tabla.filas.append([canal.nombre, canal.tipo, estado, canal.ajustes])
+            tabla.filas.append([
+                canal.nombre, canal.tipo, estado, canal.sigue.descripcion, canal.ajustes,
+            ])
         }
         return tabla.texto { contexto.terminal.resaltar($0, .negrita) }
     }

@@ -1,27 +1,59 @@
 import Torneo
 
-/// `marcador partidos`: every match with its status, minute, score and duration.
+/// `marcador partidos`: every match with its status, minute, score and duration, filtered by
+/// competition, team, date or status.
 struct ComandoPartidos: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "partidos",
-        resumen: "Lista los partidos con su estado, minuto, marcador y duración.")
+        resumen: "Lista los partidos con su estado, minuto, marcador y duración.",
+        detalles: """
+            Los nombres se buscan sin distinguir mayúsculas, acentos ni signos («cote d ivoire»
+            encuentra «Côte d'Ivoire»); si no hay ninguno, se dice cuáles se parecen.
+            """)
 
     @Opcion(
-        "--competicion", marcador: "NOMBRE", ayuda: "Muestra solo los partidos de esa competición.")
+        "--competicion", marcador: "NOMBRE", ayuda: "Solo los partidos de esa competición.")
     var competicion: String?
+
+    @Opcion("--equipo", marcador: "NOMBRE", ayuda: "Solo los partidos en que juega ese equipo.")
+    var equipo: String?
+
+    @Opcion("--fecha", ayuda: "Solo los partidos de ese día.")
+    var fecha: Fecha?
+
+    @Opcion(
+        "--estado",
+        ayuda:
+            "Solo los partidos en ese estado: sin_empezar, en_juego, terminado, cancelado o interrumpido."
+    )
+    var estado: FiltroDeEstado?
 
     @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
     var json: Bool
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let resumenes = try contexto.repositorio.resumenes(competicion: competicion)
+        let repositorio = try contexto.repositorio
+        let nombreDeCompeticion = try competicion.map {
+            try Nombres.buscar(
+                $0, entre: repositorio.competiciones().compactMap(\.nombre), clase: "competición",
+                plural: "competiciones", femenino: true)
+        }
+        let nombreDeEquipo = try equipo.map {
+            try Nombres.buscar($0, entre: repositorio.equipos(), clase: "equipo", plural: "equipos")
+        }
+        let resumenes = try repositorio.resumenes(competicion: nombreDeCompeticion).filter {
+            resumen in
+            (nombreDeEquipo == nil || resumen.local == nombreDeEquipo
+                || resumen.visitante == nombreDeEquipo)
+                && (fecha == nil || resumen.fecha == fecha?.texto)
+                && (estado == nil || resumen.estado.clave == estado?.clave)
+        }
         if json {
             contexto.terminal.linea(try documentoJSON(resumenes.map(PartidoJSON.init)))
             return .ok
         }
         if resumenes.isEmpty {
-            let donde = competicion.map { " de la competición \(citado($0))" } ?? ""
-            contexto.terminal.linea("No hay partidos\(donde).")
+            contexto.terminal.linea("No hay partidos con esas condiciones.")
             return .ok
         }
         var tabla = Tabla(
@@ -33,8 +65,7 @@ struct ComandoPartidos: Comando {
                 "\(resumen.minuto)", resumen.marcador.description, "\(resumen.duracion)",
             ])
         }
-        contexto.terminal.linea(
-            tabla.texto { contexto.terminal.resaltar($0, .negrita) })
+        contexto.terminal.linea(tabla.texto { contexto.terminal.resaltar($0, .negrita) })
         return .ok
     }
 }
@@ -45,6 +76,7 @@ struct PartidoJSON: Encodable {
     var local: String
     var visitante: String
     var competicion: String?
+    var fecha: String?
     var estado: String
     var estadoTexto: String
     var minuto: Int
@@ -58,6 +90,7 @@ struct PartidoJSON: Encodable {
         local = resumen.local
         visitante = resumen.visitante
         competicion = resumen.competicion
+        fecha = resumen.fecha
         estado = resumen.estado.clave
         estadoTexto = resumen.estado.texto
         minuto = resumen.minuto

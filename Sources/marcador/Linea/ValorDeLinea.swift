@@ -126,3 +126,20 @@ enum Shell: String, ValorDeLinea, CaseIterable {
     static var marcador: String { "bash|zsh|fish" }
     static var valoresPosibles: [String]? { allCases.map(\.rawValue) }
 }
+
+/// A match status as `partidos --estado` filters by it (the `--json` words).
+struct FiltroDeEstado: ValorDeLinea, Hashable {
+    let clave: String
+
+    static let claves = ["sin_empezar", "en_juego", "terminado", "cancelado", "interrumpido"]
+
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> FiltroDeEstado {
+        let clave = texto.replacingOccurrences("-", "_").lowercased()
+        guard claves.contains(clave) else {
+            throw .uso("Estados: " + claves.joined(separator: ", ") + "; no \(citado(texto)).")
+        }
+        return FiltroDeEstado(clave: clave)
+    }
+    static var marcador: String { "ESTADO" }
+    static var valoresPosibles: [String]? { claves }
+}

@@ -1,15 +1,19 @@
 /// The root of the command tree: `marcador` alone prints the help.
-struct Marcador: Comando {
+struct ComandoRaiz: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "marcador",
         resumen: "partidos de fútbol minuto a minuto en la terminal, con avisos de gol.",
         subcomandos: [
             ComandoPartidos.self,
+            ComandoPartido.self,
             ComandoJugar.self,
             ComandoGolAMano.self,
             ComandoAjustes.self,
             ComandoAvisos.self,
             ComandoImportar.self,
+            ComandoCompeticiones.self,
+            ComandoClasificacion.self,
+            ComandoGoleadores.self,
             ComandoRegistro.self,
             ComandoCompletado.self,
             ComandoAyuda.self,
@@ -38,7 +42,7 @@ struct ComandoAyuda: Comando {
 
     /// The command types named by `palabras`, from the root.
     static func ruta(_ palabras: [String]) throws -> [any ComandoDeclarado.Type] {
-        var ruta: [any ComandoDeclarado.Type] = [Marcador.self]
+        var ruta: [any ComandoDeclarado.Type] = [ComandoRaiz.self]
         for palabra in palabras {
             let configuracion = ruta[ruta.count - 1].configuracion
             guard let sub = Self.subcomando(palabra, de: configuracion) else {
@@ -83,7 +87,7 @@ struct ComandoCompletado: Comando {
     var shell: Shell
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.escribir(Completado.script(para: shell, raiz: Marcador.self))
+        contexto.terminal.escribir(Completado.script(para: shell, raiz: ComandoRaiz.self))
         return .ok
     }
 }
@@ -95,7 +99,7 @@ struct ComandoManual: Comando {
         oculto: true)
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.escribir(Manual.pagina(raiz: Marcador.self, version: Programa.version))
+        contexto.terminal.escribir(Manual.pagina(raiz: ComandoRaiz.self, version: Programa.version))
         return .ok
     }
 }

@@ -1,0 +1,63 @@
+/// Everything a fan looks at about one match (DESIGN §10): the script, where and when it was
+/// played, its official result when imported, and how its latest finished run ended.
+public struct FichaDePartido: Sendable, Hashable {
+    public var partido: Partido
+    public var ronda: String?
+    public var fecha: String?
+    public var hora: String?
+    public var grupo: String?
+    public var estadio: String?
+    public var oficial: ResultadoOficial?
+    /// Whether the file gave its goal list (imported matches may lack it).
+    public var conGuion: Bool
+    /// Scripted plus manual goals of its latest finished run, if it was ever played to the end.
+    public var ultimoJugado: Marcador?
+
+    public init(
+        partido: Partido, ronda: String? = nil, fecha: String? = nil, hora: String? = nil,
+        grupo: String? = nil, estadio: String? = nil, oficial: ResultadoOficial? = nil,
+        conGuion: Bool = true, ultimoJugado: Marcador? = nil
+    ) {
+        self.partido = partido
+        self.ronda = ronda
+        self.fecha = fecha
+        self.hora = hora
+        self.grupo = grupo
+        self.estadio = estadio
+        self.oficial = oficial
+        self.conGuion = conGuion
+        self.ultimoJugado = ultimoJugado
+    }
+
+    /// The result a table counts: the official one (after extra time if there was some; a
+    /// shoot-out decides who goes through, not the score), else the latest finished run's.
+    public var resultado: Marcador? { oficial?.marcador ?? ultimoJugado }
+}
+
+/// A match's result as the file gives it: full time, after extra time, penalty shoot-out.
+public struct ResultadoOficial: Sendable, Hashable, Codable {
+    public var final: Marcador?
+    public var prorroga: Marcador?
+    public var penaltis: Marcador?
+
+    public init(final: Marcador? = nil, prorroga: Marcador? = nil, penaltis: Marcador? = nil) {
+        self.final = final
+        self.prorroga = prorroga
+        self.penaltis = penaltis
+    }
+
+    /// The score of the match (the shoot-out is not part of it).
+    public var marcador: Marcador? { prorroga ?? final }
+
+    /// `3-3 tras la prórroga, 4-2 en los penaltis`, `1-1, 5-4 en los penaltis`, `2-1`.
+    public var texto: String? {
+        var partes: [String] = []
+        if let prorroga {
+            partes.append("\(prorroga) tras la prórroga")
+        } else if let final {
+            partes.append(final.description)
+        }
+        if let penaltis { partes.append("\(penaltis) en los penaltis") }
+        return partes.isEmpty ? nil : partes.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,77 @@
+import Torneo
+
+/// `marcador goleadores --competicion NOMBRE [--limite N]`: top scorers from the scripts.
+struct ComandoGoleadores: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "goleadores",
+        resumen: "Los máximos goleadores de una competición, según los guiones de sus partidos.",
+        detalles: """
+            Los goles en propia puerta no cuentan para quien los marca; los de penalti se cuentan
+            y se muestran aparte. Los partidos sin lista de goles en el fichero no suman.
+            """)
+
+    @Opcion(
+        "--competicion", marcador: "NOMBRE",
+        ayuda: "La competición (como sale en «competiciones»).",
+        obligatoria: true)
+    var competicion: String?
+
+    @Opcion(
+        "--limite", marcador: "N", desde: 1, ayuda: "Cuántos mostrar, 1 o más (por defecto, 20).")
+    var limite: Int?
+
+    @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
+    var json: Bool
+
+    func validar() throws(Fallo) {
+        if competicion == nil { throw .uso("Indica la competición con --competicion NOMBRE.") }
+    }
+
+    struct FilaJSON: Encodable {
+        var posicion: Int
+        var jugador: String
+        var equipo: String
+        var goles: Int
+        var penaltis: Int
+    }
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        let repositorio = try contexto.repositorio
+        let nombre = try Nombres.buscar(
+            competicion ?? "", entre: repositorio.competiciones().compactMap(\.nombre),
+            clase: "competición", plural: "competiciones", femenino: true)
+        let filas = Goleadores.contar(
+            try repositorio.fichas(competicion: nombre, conEventos: true).map(\.partido))
+        // Tied players share a position (1, 2, 2, 4…).
+        var posiciones: [Int] = []
+        for (i, fila) in filas.enumerated() {
+            posiciones.append(i > 0 && filas[i - 1].goles == fila.goles ? posiciones[i - 1] : i + 1)
+        }
+        let mostradas = Array(zip(posiciones, filas).prefix(limite ?? 20))
+        if json {
+            contexto.terminal.linea(
+                try documentoJSON(
+                    mostradas.map {
+                        FilaJSON(
+                            posicion: $0.0, jugador: $0.1.jugador, equipo: $0.1.equipo,
+                            goles: $0.1.goles, penaltis: $0.1.penaltis)
+                    }))
+            return .ok
+        }
+        let t = contexto.terminal
+        guard !mostradas.isEmpty else {
+            t.linea("No hay goles en los guiones de \(citado(nombre)).")
+            return .ok
+        }
+        t.linea(t.resaltar("\(nombre.limpio) · goleadores", .negrita))
+        var tabla = Tabla(
+            cabeceras: ["#", "JUGADOR", "EQUIPO", "GOLES", "PENALTIS"], aLaDerecha: [0, 3, 4])
+        for (posicion, fila) in mostradas {
+            tabla.filas.append([
+                "\(posicion)", fila.jugador, fila.equipo, "\(fila.goles)", "\(fila.penaltis)",
+            ])
+        }
+        t.linea(tabla.texto())
+        return .ok
+    }
+}
