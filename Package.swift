@@ -35,11 +35,20 @@ let package = Package(
             name: "marcador",
             dependencies: ["Torneo", "Sistema", "Almacen", "Motor", "Avisos", "Importador"]
         ),
+        // Baselines in C for `make bench`: marcador's exact statements, each prepared once.
+        .target(
+            name: "CBaseDeBanco",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         // `make bench`: figures against baselines measured in the same run (never in swift test).
         .executableTarget(
             name: "marcador-bench",
-            dependencies: ["Torneo", "Almacen", "Motor", "Avisos", "CSQLite"]
+            dependencies: [
+                "Torneo", "Sistema", "Almacen", "Motor", "Avisos", "CSQLite", "CBaseDeBanco",
+            ]
         ),
+        // The floor `make bench` measures a Swift CLI against: FoundationEssentials and nothing else.
+        .executableTarget(name: "marcador-suelo"),
         // `make torture`: SIGKILLs players and dispatchers at random and checks nothing is lost.
         .executableTarget(
             name: "marcador-tortura",

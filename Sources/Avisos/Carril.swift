@@ -68,6 +68,14 @@ final class Carril: Sendable {
                 if enVuelo < configuracion.concurrencia {
                     let lote = despachador.reclamar(para: self, modo: modo)
                     reclamadas = lote.count
+                    if !lote.isEmpty && canal.notificador.esInmediato
+                        && !despachador.haQueEnriquecer(lote)
+                    {
+                        // Nothing to wait for: the batch goes out here, in notice order (so in
+                        // goal order for each run), with one write of its outcomes.
+                        resumen += await despachador.entregar(lote, por: canal)
+                        continue
+                    }
                     for deUnaEjecucion in Self.porEjecucion(lote) {
                         enVuelo += 1
                         grupo.addTask {

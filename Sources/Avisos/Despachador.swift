@@ -245,6 +245,11 @@ public final class Despachador: Sendable {
         }
     }
 
+    /// Whether some notice of `lote` has an attachment to fetch first.
+    func haQueEnriquecer(_ lote: [EntregaReclamada]) -> Bool {
+        adjuntos != nil && lote.contains { $0.aviso.adjunto != nil }
+    }
+
     /// One run's deliveries on one channel, one after another in goal order: a notice that
     /// waits for its attachment holds back the later ones of its run on this channel only.
     func entregar(_ entregas: [EntregaReclamada], por canal: CanalActivo) async -> ResumenDeEnvio {

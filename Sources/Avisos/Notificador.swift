@@ -9,6 +9,10 @@ public protocol Notificador: Sendable {
     /// The channel's name as configured (`registro`, `webhook`, `mi-ntfy`…).
     var canal: String { get }
 
+    /// A channel that answers at once and never waits on anything (the log, the terminal): its
+    /// lane delivers a whole batch in place, in order, instead of a task per match.
+    var esInmediato: Bool { get }
+
     /// Publishes `aviso` now. Outcomes only on evidence: returning means the other side
     /// accepted it (HTTP 2xx, file renamed, daemon answered).
     /// - Throws: `FalloDeEntrega`, saying whether trying again later may work;
@@ -22,6 +26,8 @@ public protocol Notificador: Sendable {
 }
 
 extension Notificador {
+    public var esInmediato: Bool { false }
+
     public func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
         var fallos: [FalloDeEntrega?] = []
         for aviso in avisos {

@@ -49,6 +49,7 @@ struct Medida: Encodable {
 }
 
 /// Seconds a block takes on the monotonic clock.
+@MainActor
 func cronometrar(_ bloque: () async throws -> Void) async rethrows -> Double {
     let inicio = ContinuousClock.now
     try await bloque()

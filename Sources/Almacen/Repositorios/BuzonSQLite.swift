@@ -140,21 +140,27 @@ public struct BuzonSQLite: Buzon {
                 reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso
             ) { ($0.int(0), $0.int(1)) }
             guard !reclamadas.isEmpty else { return [] }
-            var avisos: [Int: (AvisoDeGol, Double)] = [:]
+            // The notices in id order, merged with the claimed deliveries in the same order.
+            let ordenadas = reclamadas.sorted { $0.0 < $1.0 }
+            var resultado: [EntregaReclamada] = []
+            resultado.reserveCapacity(ordenadas.count)
+            var siguiente = 0
             try db.forEachRow(
                 """
                 SELECT \(Self.columnasDeAviso), id FROM aviso
-                WHERE id IN (SELECT value FROM json_each(?))
-                """, listaJSON(reclamadas.map(\.0))
-            ) { fila in avisos[fila.int(14)] = Self.aviso(fila) }
-            return
-                reclamadas.compactMap { id, intentos in
-                    guard let (aviso, creado) = avisos[id] else { return nil }
-                    return EntregaReclamada(
-                        avisoId: id, canal: reclamo.canal, intento: intentos + 1, aviso: aviso,
-                        creado: creado)
-                }
-                .sorted { $0.avisoId < $1.avisoId }
+                WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id
+                """, listaJSON(ordenadas.map(\.0))
+            ) { fila in
+                let id = fila.int(14)
+                while siguiente < ordenadas.count && ordenadas[siguiente].0 < id { siguiente += 1 }
+                guard siguiente < ordenadas.count, ordenadas[siguiente].0 == id else { return }
+                let (aviso, creado) = Self.aviso(fila)
+                resultado.append(
+                    EntregaReclamada(
+                        avisoId: id, canal: reclamo.canal, intento: ordenadas[siguiente].1 + 1,
+                        aviso: aviso, creado: creado))
+            }
+            return resultado
         }
     }
 

@@ -87,6 +87,13 @@ public struct PartidosSQLite: PartidosRepositorio {
         try queue.read { db in try Self.ajustes(db) }
     }
 
+    /// Whether goal notices may be published: what each dispatcher batch asks, so one row.
+    public func avisosPermitidos() throws -> Bool {
+        try queue.read { db in
+            try db.scalarString("SELECT valor FROM ajuste WHERE clave = ?", Clave.permiso) == "1"
+        }
+    }
+
     static func ajustes(_ db: Database) throws -> Ajustes {
         let pares = try db.rows("SELECT clave, valor FROM ajuste") { ($0.string(0), $0.string(1)) }
         let valores = Dictionary(pares, uniquingKeysWith: { _, ultimo in ultimo })

@@ -4,6 +4,7 @@ import Torneo
 /// to stderr and kept in the `registro` table.
 public struct CanalRegistro: Notificador {
     public let canal: String
+    public let esInmediato = true
     let registro: any Registro
 
     public init(canal: String = TipoDeCanal.registro.rawValue, registro: any Registro) {

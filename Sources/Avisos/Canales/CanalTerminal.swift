@@ -4,6 +4,7 @@ import Torneo
 /// its sound. Only the process watching the run has it; quiet mode leaves it out altogether.
 public struct CanalTerminal: Notificador {
     public let canal = TipoDeCanal.nombreTerminal
+    public let esInmediato = true
     /// Writes the banner where the match is drawn (above the status line).
     let escribir: @Sendable (String) -> Void
     /// Ring the bell (only on a real terminal: in a pipe it would be a stray byte).

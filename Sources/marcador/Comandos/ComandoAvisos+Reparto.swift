@@ -54,7 +54,7 @@ enum Reparto {
         return Despachador(
             buzon: buzon, canales: canales, registro: registro, configuracion: configuracion,
             enriquecedor: try Enriquecedores.crear(repositorio, entorno: contexto.entorno),
-            permitido: { try repositorio.ajustes().avisosPermitidos == true })
+            permitido: { try repositorio.avisosPermitidos() })
     }
 
     static func texto(_ resumen: ResumenDeEnvio) -> String {

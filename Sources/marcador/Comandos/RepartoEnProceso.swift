@@ -39,7 +39,7 @@ final class RepartoEnProceso {
         despachador = Despachador(
             buzon: buzon, canales: todos, registro: registro, configuracion: configuracion,
             enriquecedor: try Enriquecedores.crear(repositorio, entorno: entorno),
-            permitido: { try repositorio.ajustes().avisosPermitidos == true })
+            permitido: { try repositorio.avisosPermitidos() })
         despachador.arrancar()
     }
 

@@ -1,0 +1,351 @@
+#include "base_de_banco.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    BEGIN, COMMIT,
+    // Start of a run (CronicaSQLite.empezar).
+    OTRAS_VIVAS, AJUSTES, INSERTAR_EJECUCION,
+    // A minute (CronicaSQLite.registrar and BuzonSQLite.encolar).
+    MINUTO, PERMISO, ENCUENTRO, CANALES_ACTIVOS, FILTROS, INSERTAR_AVISO, INSERTAR_ENTREGA,
+    GOLES_A_MANO, ULTIMO_AVISO,
+    // The end.
+    TERMINAR, REGISTRO,
+    // Dispatch (BuzonSQLite.reclamar and registrar).
+    RECLAMAR, LEER_AVISOS, MARCAR,
+    // The best design.
+    RECLAMAR_OPTIMO, LEER_OPTIMO, MARCAR_OPTIMO,
+    SENTENCIAS
+};
+
+static const char *const sql[SENTENCIAS] = {
+    [BEGIN] = "BEGIN IMMEDIATE",
+    [COMMIT] = "COMMIT",
+    [OTRAS_VIVAS] =
+        "SELECT id, pid, pid_inicio, anfitrion FROM ejecucion "
+        "WHERE partido_id = ?1 AND estado = 'en_juego' AND cancelacion_pedida IS NULL "
+        "AND (?2 IS NULL OR id <> ?2)",
+    [AJUSTES] = "SELECT clave, valor FROM ajuste",
+    [INSERTAR_EJECUCION] =
+        "INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija, ms_por_minuto, "
+        "estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida) "
+        "VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)",
+    [MINUTO] =
+        "UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?, "
+        "latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+        "WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
+    [PERMISO] = "SELECT valor FROM ajuste WHERE clave = ?",
+    [ENCUENTRO] =
+        "SELECT l.nombre, v.nombre, p.competicion FROM partido p "
+        "JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id "
+        "WHERE p.id = ?",
+    [CANALES_ACTIVOS] = "SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre",
+    [FILTROS] = "SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor",
+    [INSERTAR_AVISO] =
+        "INSERT OR IGNORE INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo, "
+        "cuerpo, minuto, anadido, jugador, equipo, marcador_local, marcador_visitante, adjunto, "
+        "creado) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [INSERTAR_ENTREGA] =
+        "INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento, "
+        "ultimo_error) VALUES (?, ?, ?, ?, ?, ?)",
+    [GOLES_A_MANO] = "SELECT mano_local, mano_visitante FROM ejecucion WHERE id = ?",
+    [ULTIMO_AVISO] = "UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?",
+    [TERMINAR] =
+        "UPDATE ejecucion SET estado = 'terminado', minuto = ?, "
+        "acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+        "WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
+    [REGISTRO] = "INSERT INTO registro (partido_id, linea) VALUES (?, ?)",
+    [RECLAMAR] =
+        "UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2 "
+        "WHERE canal = ?3 AND aviso_id IN ("
+        " SELECT e.aviso_id FROM entrega e"
+        " WHERE e.canal = ?3 AND e.estado = 'pendiente' AND e.proximo_intento <= ?4"
+        "  AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)"
+        "  AND (?6 = 0 OR e.intentos = 0)"
+        "  AND (?7 IS NULL OR e.ejecucion_id = ?7)"
+        "  AND (?9 IS NULL OR e.aviso_id = ?9)"
+        "  AND NOT EXISTS ("
+        "   SELECT 1 FROM entrega p"
+        "   WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id"
+        "    AND p.aviso_id < e.aviso_id"
+        "    AND p.estado = 'pendiente' AND p.arrendado_hasta >= ?5)"
+        " ORDER BY e.aviso_id"
+        " LIMIT ?8) "
+        "RETURNING aviso_id, intentos",
+    [LEER_AVISOS] =
+        "SELECT coalesce(partido_id, 0), identificador, titulo, cuerpo, minuto, anadido, jugador, "
+        "equipo, marcador_local, marcador_visitante, adjunto, creado, ejecucion_id, tipo, id "
+        "FROM aviso WHERE id IN (SELECT value FROM json_each(?))",
+    [MARCAR] =
+        "UPDATE entrega SET estado = 'entregada', entregada_en = ?1, ultimo_error = NULL, "
+        "arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1 "
+        "WHERE canal = ?2 AND arrendatario = ?3 "
+        "AND aviso_id IN (SELECT value FROM json_each(?4))",
+    [RECLAMAR_OPTIMO] =
+        "UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2 "
+        "WHERE canal = ?3 AND aviso_id IN ("
+        " SELECT aviso_id FROM entrega WHERE canal = ?3 AND estado = 'pendiente' "
+        " AND arrendado_hasta IS NULL ORDER BY aviso_id LIMIT ?4) "
+        "RETURNING aviso_id",
+    [LEER_OPTIMO] =
+        "SELECT coalesce(partido_id, 0), identificador, titulo, cuerpo, jugador, equipo, id "
+        "FROM aviso WHERE id IN (SELECT value FROM json_each(?))",
+    [MARCAR_OPTIMO] =
+        "UPDATE entrega SET estado = 'entregada', entregada_en = ?1, arrendatario = NULL, "
+        "arrendado_hasta = NULL, intentos = intentos + 1 "
+        "WHERE canal = ?2 AND arrendatario = ?3",
+};
+
+struct marcador_base {
+    sqlite3 *db;
+    sqlite3_stmt *s[SENTENCIAS];
+};
+
+marcador_base *marcador_base_abrir(const char *ruta) {
+    marcador_base *base = calloc(1, sizeof *base);
+    if (!base) return NULL;
+    if (sqlite3_open_v2(ruta, &base->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        marcador_base_cerrar(base);
+        return NULL;
+    }
+    sqlite3_busy_timeout(base->db, 5000);
+    // The same connection settings as marcador (Almacen.configurar).
+    sqlite3_exec(base->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+    sqlite3_exec(base->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+    sqlite3_exec(base->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+    for (int i = 0; i < SENTENCIAS; i++) {
+        if (sqlite3_prepare_v3(base->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &base->s[i], NULL)
+            != SQLITE_OK) {
+            fprintf(stderr, "base: %s\n%s\n", sqlite3_errmsg(base->db), sql[i]);
+            marcador_base_cerrar(base);
+            return NULL;
+        }
+    }
+    return base;
+}
+
+void marcador_base_cerrar(marcador_base *base) {
+    if (!base) return;
+    for (int i = 0; i < SENTENCIAS; i++) sqlite3_finalize(base->s[i]);
+    sqlite3_close_v2(base->db);
+    free(base);
+}
+
+/// Steps a statement to the end (reading every row, as marcador maps them) and resets it.
+static int correr(sqlite3_stmt *s) {
+    int codigo;
+    while ((codigo = sqlite3_step(s)) == SQLITE_ROW) {
+        for (int c = 0; c < sqlite3_column_count(s); c++) (void)sqlite3_column_text(s, c);
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return codigo == SQLITE_DONE ? 0 : codigo;
+}
+
+#define T(texto) sqlite3_bind_text(s, i++, (texto), -1, SQLITE_TRANSIENT)
+#define I(valor) sqlite3_bind_int64(s, i++, (valor))
+#define D(valor) sqlite3_bind_double(s, i++, (valor))
+#define N() sqlite3_bind_null(s, i++)
+
+int marcador_base_partido(
+    marcador_base *base, int partido, const marcador_gol *goles, int n, double ahora) {
+    sqlite3_stmt *s;
+    int i, codigo;
+    // Start: stop the others, read the settings, insert the run.
+    if ((codigo = correr(base->s[BEGIN]))) return codigo;
+    s = base->s[OTRAS_VIVAS]; i = 1; I(partido); N();
+    if ((codigo = correr(s))) return codigo;
+    if ((codigo = correr(base->s[AJUSTES]))) return codigo;
+    s = base->s[INSERTAR_EJECUCION]; i = 1;
+    I(partido); T("c0de1"); I(90); I(0); I(0); I(1); I(1); T(""); N();
+    if ((codigo = correr(s))) return codigo;
+    sqlite3_int64 ejecucion = sqlite3_last_insert_rowid(base->db);
+    if ((codigo = correr(base->s[COMMIT]))) return codigo;
+
+    int local = 0, visitante = 0, siguiente = 0;
+    for (int minuto = 1; minuto <= 90; minuto++) {
+        if ((codigo = correr(base->s[BEGIN]))) return codigo;
+        int primero = siguiente;
+        while (siguiente < n && goles[siguiente].minuto == minuto) {
+            if (goles[siguiente].lado == 0) local++; else visitante++;
+            siguiente++;
+        }
+        s = base->s[MINUTO]; i = 1; I(minuto); I(local); I(visitante); I(ejecucion);
+        if ((codigo = correr(s))) return codigo;
+        if (siguiente > primero) {
+            s = base->s[PERMISO]; i = 1; T("avisos_permitidos");
+            if ((codigo = correr(s))) return codigo;
+            s = base->s[ENCUENTRO]; i = 1; I(partido);
+            if ((codigo = correr(s))) return codigo;
+            // The active channels, kept as marcador keeps them.
+            char canales[8][64];
+            int cuantos = 0;
+            s = base->s[CANALES_ACTIVOS];
+            while ((codigo = sqlite3_step(s)) == SQLITE_ROW && cuantos < 8) {
+                snprintf(canales[cuantos++], 64, "%s", (const char *)sqlite3_column_text(s, 0));
+            }
+            sqlite3_reset(s);
+            if ((codigo = correr(base->s[FILTROS]))) return codigo;
+            for (int g = primero; g < siguiente; g++) {
+                s = base->s[INSERTAR_AVISO]; i = 1;
+                I(ejecucion); I(partido); T("gol"); T(goles[g].identificador); T("¡Gol!");
+                T(goles[g].cuerpo); I(goles[g].minuto); I(goles[g].anadido); T(goles[g].jugador);
+                T(goles[g].equipo); I(local); I(visitante); N(); D(ahora);
+                if ((codigo = correr(s))) return codigo;
+                if (sqlite3_changes(base->db) != 1) continue;
+                sqlite3_int64 aviso = sqlite3_last_insert_rowid(base->db);
+                for (int c = 0; c < cuantos; c++) {
+                    s = base->s[INSERTAR_ENTREGA]; i = 1;
+                    I(aviso); T(canales[c]); I(ejecucion); T("pendiente"); D(ahora); N();
+                    if ((codigo = correr(s))) return codigo;
+                }
+            }
+        }
+        s = base->s[GOLES_A_MANO]; i = 1; I(ejecucion);
+        if ((codigo = correr(s))) return codigo;
+        char ultimo[64];
+        snprintf(ultimo, sizeof ultimo, "minuto %d con %d-%d", minuto, local, visitante);
+        s = base->s[ULTIMO_AVISO]; i = 1; T(ultimo); I(ejecucion);
+        if ((codigo = correr(s))) return codigo;
+        if ((codigo = correr(base->s[COMMIT]))) return codigo;
+    }
+    if ((codigo = correr(base->s[BEGIN]))) return codigo;
+    s = base->s[TERMINAR]; i = 1; I(90); I(ejecucion);
+    if ((codigo = correr(s))) return codigo;
+    if ((codigo = correr(base->s[COMMIT]))) return codigo;
+    if ((codigo = correr(base->s[BEGIN]))) return codigo;
+    s = base->s[REGISTRO]; i = 1; I(partido); T("partido TERMINADO en el minuto 90 (c0de1)");
+    if ((codigo = correr(s))) return codigo;
+    return correr(base->s[COMMIT]);
+}
+
+/// `[1,2,3]` into `buffer` (the dispatcher binds its batch as one JSON text).
+static void lista(char *buffer, size_t tamano, const sqlite3_int64 *ids, int n) {
+    size_t usado = 0;
+    buffer[usado++] = '[';
+    for (int k = 0; k < n && usado + 24 < tamano; k++) {
+        usado += (size_t)snprintf(buffer + usado, tamano - usado, k ? ",%lld" : "%lld", (long long)ids[k]);
+    }
+    buffer[usado++] = ']';
+    buffer[usado] = 0;
+}
+
+static int despachar(
+    marcador_base *base, const char *canal, int lote, double ahora, int registro);
+
+int marcador_base_despachar(marcador_base *base, const char *canal, int lote, double ahora) {
+    return despachar(base, canal, lote, ahora, -1);
+}
+
+int marcador_base_despachar_registro(
+    marcador_base *base, const char *canal, int lote, double ahora, int fd) {
+    return despachar(base, canal, lote, ahora, fd);
+}
+
+static int despachar(
+    marcador_base *base, const char *canal, int lote, double ahora, int registro) {
+    sqlite3_int64 *ids = malloc(sizeof *ids * (size_t)lote);
+    size_t tamano = (size_t)lote * 24 + 8;
+    char *json = malloc(tamano);
+    size_t tamano_lineas = (size_t)lote * 512;
+    char *lineas = malloc(tamano_lineas);
+    int total = 0;
+    for (;;) {
+        sqlite3_stmt *s;
+        int i, n = 0;
+        if (correr(base->s[BEGIN])) goto fallo;
+        s = base->s[RECLAMAR]; i = 1;
+        T("base"); D(ahora + 60); T(canal); D(ahora); D(ahora); I(0); N(); I(lote); N();
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            ids[n++] = sqlite3_column_int64(s, 0);
+            (void)sqlite3_column_int64(s, 1);
+        }
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+        size_t escrito = 0;
+        if (n > 0) {
+            lista(json, tamano, ids, n);
+            s = base->s[LEER_AVISOS]; i = 1; T(json);
+            while (sqlite3_step(s) == SQLITE_ROW) {
+                for (int c = 0; c < sqlite3_column_count(s); c++) (void)sqlite3_column_text(s, c);
+                if (registro >= 0 && escrito + 256 < tamano_lineas) {
+                    escrito += (size_t)snprintf(
+                        lineas + escrito, tamano_lineas - escrito,
+                        "notificación «%s» enviada: %s, minuto %d\n",
+                        (const char *)sqlite3_column_text(s, 2), (const char *)sqlite3_column_text(s, 6),
+                        sqlite3_column_int(s, 4));
+                }
+            }
+            sqlite3_reset(s);
+            sqlite3_clear_bindings(s);
+        }
+        if (correr(base->s[COMMIT])) goto fallo;
+        if (n == 0) break;
+        if (registro >= 0) {
+            // The log channel: the batch's lines to stderr's stand-in and to `registro`.
+            if (write(registro, lineas, escrito) < 0) goto fallo;
+            if (correr(base->s[BEGIN])) goto fallo;
+            for (char *linea = lineas; linea < lineas + escrito;) {
+                char *fin = memchr(linea, '\n', (size_t)(lineas + escrito - linea));
+                s = base->s[REGISTRO]; i = 1; I(1);
+                sqlite3_bind_text(s, i++, linea, (int)(fin - linea), SQLITE_TRANSIENT);
+                if (correr(s)) goto fallo;
+                linea = fin + 1;
+            }
+            if (correr(base->s[COMMIT])) goto fallo;
+        }
+        if (correr(base->s[BEGIN])) goto fallo;
+        s = base->s[MARCAR]; i = 1; D(ahora); T(canal); T("base"); T(json);
+        if (correr(s)) goto fallo;
+        if (correr(base->s[COMMIT])) goto fallo;
+        total += n;
+    }
+    free(ids);
+    free(json);
+    free(lineas);
+    return total;
+fallo:
+    free(ids);
+    free(json);
+    free(lineas);
+    return -1;
+}
+
+int marcador_base_despachar_optimo(marcador_base *base, const char *canal, int lote, double ahora) {
+    sqlite3_int64 *ids = malloc(sizeof *ids * (size_t)lote);
+    size_t tamano = (size_t)lote * 24 + 8;
+    char *json = malloc(tamano);
+    int total = 0;
+    for (;;) {
+        sqlite3_stmt *s;
+        int i, n = 0;
+        if (correr(base->s[BEGIN])) goto fallo;
+        s = base->s[RECLAMAR_OPTIMO]; i = 1; T("optimo"); D(ahora + 60); T(canal); I(lote);
+        while (sqlite3_step(s) == SQLITE_ROW) ids[n++] = sqlite3_column_int64(s, 0);
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+        if (n > 0) {
+            lista(json, tamano, ids, n);
+            s = base->s[LEER_OPTIMO]; i = 1; T(json);
+            if (correr(s)) goto fallo;
+        }
+        if (correr(base->s[COMMIT])) goto fallo;
+        if (n == 0) break;
+        if (correr(base->s[BEGIN])) goto fallo;
+        s = base->s[MARCAR_OPTIMO]; i = 1; D(ahora); T(canal); T("optimo");
+        if (correr(s)) goto fallo;
+        if (correr(base->s[COMMIT])) goto fallo;
+        total += n;
+    }
+    free(ids);
+    free(json);
+    return total;
+fallo:
+    free(ids);
+    free(json);
+    return -1;
+}
