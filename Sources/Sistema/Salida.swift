@@ -13,12 +13,16 @@ public func escribirEnStderr(_ texto: String) {
 /// Writes all of `texto` to `descriptor`, retrying short writes and interrupted calls; gives up
 /// silently on a closed pipe (the reader left: nothing useful can be done).
 public func escribirEnDescriptor(_ descriptor: Int32, _ texto: String) {
-    var bytes = Array(texto.utf8)
+    var texto = texto
+    texto.withUTF8 { escribirEnDescriptor(descriptor, UnsafeRawBufferPointer($0)) }
+}
+
+/// Writes all of `bytes` to `descriptor`, with the same rules as for text.
+public func escribirEnDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
     var escritos = 0
     while escritos < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { buffer in
-            write(descriptor, buffer.baseAddress! + escritos, buffer.count - escritos)
-        }
+        let n = write(descriptor, base + escritos, bytes.count - escritos)
         if n < 0 && errno == EINTR { continue }
         if n <= 0 { return }
         escritos += n

@@ -53,6 +53,13 @@ public struct EjecucionGuardada: Sendable, Hashable {
 
     /// How `partidos` names this run's standing.
     public var estadoDelPartido: EstadoDelPartido {
+        Self.estadoDelPartido(estado, minuto: minuto, propietarioVivo: propietarioVivo)
+    }
+
+    /// A run's standing from the three facts it depends on, for readers that fetch only those.
+    public static func estadoDelPartido(_ estado: Estado, minuto: Int, propietarioVivo: Bool)
+        -> EstadoDelPartido
+    {
         switch estado {
         case .sinEmpezar: .sinEmpezar
         case .enJuego: propietarioVivo ? .enJuego : .interrumpido(enElMinuto: minuto)

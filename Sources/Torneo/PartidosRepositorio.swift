@@ -8,8 +8,10 @@ public protocol PartidosRepositorio: Sendable {
     func ajustes() throws -> Ajustes
     func guardar(_ ajustes: Ajustes) throws
 
-    /// Every match with the standing of its latest run, for `marcador partidos`.
-    func resumenes(competicion: String?) throws -> [ResumenDePartido]
+    /// Every match with the standing of its latest run, for `marcador partidos`, handed to
+    /// `visitar` one at a time: a list of 100,000 matches is never held whole.
+    func recorrerResumenes(
+        competicion: String?, _ visitar: (ResumenDePartido) throws -> Void) throws
     /// Match cards, optionally of one competition; the scripts only with `conEventos`.
     func fichas(competicion: String?, conEventos: Bool) throws -> [FichaDePartido]
     /// One match card, with its script.
@@ -22,4 +24,11 @@ public protocol PartidosRepositorio: Sendable {
 
 extension PartidosRepositorio {
     public func partidos() throws -> [Partido] { try partidos(competicion: nil) }
+
+    /// Every match with the standing of its latest run, collected.
+    public func resumenes(competicion: String? = nil) throws -> [ResumenDePartido] {
+        var resumenes: [ResumenDePartido] = []
+        try recorrerResumenes(competicion: competicion) { resumenes.append($0) }
+        return resumenes
+    }
 }

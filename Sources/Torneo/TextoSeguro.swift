@@ -6,7 +6,7 @@
 public enum TextoSeguro {
     /// `texto` with every control character written as `\xHH` (C0, DEL) or `\u00HH` (C1).
     public static func limpio(_ texto: String) -> String {
-        guard texto.unicodeScalars.contains(where: esControl) else { return texto }
+        guard tieneControl(texto) else { return texto }
         var salida = String.UnicodeScalarView()
         for escalar in texto.unicodeScalars {
             guard esControl(escalar) else {
@@ -28,6 +28,18 @@ public enum TextoSeguro {
 
     /// Whether `texto` holds any control character.
     public static func tieneControl(_ texto: String) -> Bool {
-        texto.unicodeScalars.contains(where: esControl)
+        // Bytes, not scalars: every table cell and log line passes here. In UTF-8, C0 and DEL
+        // are single bytes and C1 is 0xC2 followed by 0x80–0x9F.
+        var copia = texto
+        return copia.withUTF8 { bytes in
+            var anteriorEsC2 = false
+            for byte in bytes {
+                if byte < 0x20 || byte == 0x7F || (anteriorEsC2 && byte <= 0x9F && byte >= 0x80) {
+                    return true
+                }
+                anteriorEsC2 = byte == 0xC2
+            }
+            return false
+        }
     }
 }

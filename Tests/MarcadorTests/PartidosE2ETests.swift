@@ -41,6 +41,69 @@ struct PartidosE2ETests {
         }
     }
 
+    /// 6,000 matches (a listing bigger than the table's pieces and its output buffer), with
+    /// accented, decomposed and crafted names: every line matches a layout computed here, column
+    /// widths counted in characters, control characters shown escaped.
+    @Test func unaListaGrandeSaleAlineadaYEntera() async throws {
+        let escenario = Escenario()
+        try await escenario.marcador("partidos")
+        let nombres = [
+            "Ñandú FC", "Mbappe\u{301} Unidos", "Malo\u{1B}[2J", "A", "Equipo con nombre largo",
+        ]
+        do {
+            let db = try Database(path: escenario.db)
+            try db.transaction {
+                for (i, nombre) in nombres.enumerated() {
+                    try db.execute("INSERT INTO equipo (id, nombre) VALUES (?, ?)", 100 + i, nombre)
+                }
+                for i in 0..<5_997 {
+                    try db.execute(
+                        "INSERT INTO partido (local_id, visitante_id) VALUES (?, ?)",
+                        100 + i % 5, 100 + (i + 1) % 5)
+                }
+            }
+        }
+        let resultado = try await escenario.marcador("partidos")
+        #expect(resultado.codigo == 0)
+        let lineas = resultado.salida.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lineas.count == 6_000 + 2)
+        #expect(lineas.last == "")
+        let json = try await escenario.marcador("partidos", "--json")
+        let lista = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.salida.utf8)) as? [[String: Any]])
+        #expect(lista.count == 6_000)
+        func visible(_ texto: String) -> String {
+            texto.replacingOccurrences(of: "\u{1B}", with: "\\x1B")
+        }
+        let filas = lista.map { objeto in
+            [
+                "\(objeto["id"]!)", visible("\(objeto["local"]!)"),
+                visible("\(objeto["visitante"]!)"), "\(objeto["estadoTexto"]!)",
+                "\(objeto["minuto"]!)", "\(objeto["marcador"]!)", "\(objeto["duracion"]!)",
+            ]
+        }
+        let cabeceras = ["ID", "LOCAL", "VISITANTE", "ESTADO", "MINUTO", "MARCADOR", "DURACIÓN"]
+        let anchos = cabeceras.indices.map { c in
+            ([cabeceras[c]] + filas.map { $0[c] }).map(\.count).max()!
+        }
+        func linea(_ celdas: [String]) -> String {
+            var texto = celdas.enumerated().map { c, celda in
+                let relleno = String(repeating: " ", count: anchos[c] - celda.count)
+                return [0, 4, 6].contains(c) ? relleno + celda : celda + relleno
+            }.joined(separator: "  ")
+            while texto.hasSuffix(" ") { texto.removeLast() }
+            return texto
+        }
+        #expect(String(lineas[0]) == linea(cabeceras))
+        var distintas = 0
+        for (fila, impresa) in zip(filas, lineas.dropFirst()) where linea(fila) != String(impresa) {
+            distintas += 1
+            if distintas < 3 { Issue.record("«\(impresa)» ≠ «\(linea(fila))»") }
+        }
+        #expect(distintas == 0)
+        #expect(!resultado.salida.contains("\u{1B}"))
+    }
+
     @Test func reiniciarDatosRestauraLasSemillas() async throws {
         let escenario = Escenario()
         try await escenario.marcador("partidos")

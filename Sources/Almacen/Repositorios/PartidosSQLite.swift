@@ -146,42 +146,59 @@ public struct PartidosSQLite: PartidosRepositorio {
 // MARK: - Resúmenes
 
 extension PartidosSQLite {
-    /// Every match with the standing of its latest run, for `marcador partidos`; one query.
-    public func resumenes(competicion: String? = nil) throws -> [ResumenDePartido] {
+    /// Every match with the standing of its latest run, for `marcador partidos`; one query
+    /// that reads only the columns the list shows (it may walk 100,000 rows).
+    public func recorrerResumenes(
+        competicion: String?, _ visitar: (ResumenDePartido) throws -> Void
+    ) throws {
         let duracionPorDefecto = try ajustes().duracion
-        return try queue.read { db in
-            try db.rows(
-                """
-                SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, e.id IS NOT NULL,
-                    p.fecha, \(EjecucionesSQLite.columnas)
-                FROM partido p
-                JOIN equipo l ON l.id = p.local_id
-                JOIN equipo v ON v.id = p.visitante_id
-                LEFT JOIN ejecucion e
-                    ON e.id = (SELECT max(id) FROM ejecucion WHERE partido_id = p.id)
-                WHERE ?1 IS NULL OR p.competicion = ?1
-                ORDER BY p.id
-                """, competicion
-            ) { fila in
+        try queue.read { db in
+            func leer(_ fila: Row) throws {
                 let prorroga = fila.bool(4)
                 var resumen = ResumenDePartido(
                     id: fila.int(0), local: fila.string(1), visitante: fila.string(2),
-                    competicion: fila.optionalString(3), fecha: fila.optionalString(6),
-                    estado: .sinEmpezar, minuto: 0,
-                    goles: .cero, golesAMano: .cero,
+                    competicion: fila.optionalString(3), fecha: fila.optionalString(5),
+                    estado: .sinEmpezar, minuto: 0, goles: .cero, golesAMano: .cero,
                     duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: prorroga))
-                if fila.bool(5) {
-                    let ejecucion = EjecucionesSQLite.ejecucion(fila, desde: 7)
-                    resumen.estado = ejecucion.estadoDelPartido
-                    resumen.minuto = ejecucion.minuto
-                    resumen.goles = ejecucion.goles
-                    resumen.golesAMano = ejecucion.golesAMano
-                    if ejecucion.estado != .sinEmpezar { resumen.duracion = ejecucion.duracion }
+                if !fila.isNull(6) {
+                    let estado = EjecucionGuardada.Estado(rawValue: fila.string(6)) ?? .cancelado
+                    let vivo =
+                        estado == .enJuego && !fila.isNull(13)
+                        && Propietario(
+                            anfitrion: fila.optionalString(15) ?? "", pid: fila.int(13),
+                            inicio: fila.optionalInt(14) ?? 0
+                        ).estaVivo
+                    resumen.minuto = fila.int(7)
+                    resumen.estado = EjecucionGuardada.estadoDelPartido(
+                        estado, minuto: resumen.minuto, propietarioVivo: vivo)
+                    resumen.goles = Marcador(local: fila.int(8), visitante: fila.int(9))
+                    resumen.golesAMano = Marcador(local: fila.int(10), visitante: fila.int(11))
+                    if estado != .sinEmpezar { resumen.duracion = fila.int(12) }
                 }
-                return resumen
+                try visitar(resumen)
+            }
+            if let competicion {
+                try db.forEachRow(Self.resumenesDeUnaCompeticion, competicion, body: leer)
+            } else {
+                try db.forEachRow(Self.resumenesDeTodas, body: leer)
             }
         }
     }
+
+    private static let seleccionDeResumenes = """
+        SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, p.fecha, e.estado, e.minuto,
+            e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante, e.duracion, e.pid,
+            e.pid_inicio, e.anfitrion
+        FROM partido p
+        JOIN equipo l ON l.id = p.local_id
+        JOIN equipo v ON v.id = p.visitante_id
+        LEFT JOIN ejecucion e ON e.id = (SELECT max(id) FROM ejecucion WHERE partido_id = p.id)
+        """
+    /// Two statements rather than `?1 IS NULL OR …`: the whole list then scans without a
+    /// predicate to test on every row.
+    private static let resumenesDeUnaCompeticion =
+        seleccionDeResumenes + " WHERE p.competicion = ? ORDER BY p.id"
+    private static let resumenesDeTodas = seleccionDeResumenes + " ORDER BY p.id"
 }
 
 // MARK: - Fichas

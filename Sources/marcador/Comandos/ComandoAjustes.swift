@@ -42,7 +42,7 @@ struct ComandoAjustes: Comando {
             return .ok
         }
         var tabla = Tabla(cabeceras: ["AJUSTE", "VALOR"])
-        tabla.filas = [
+        for fila in [
             ["duracion", "\(ajustes.duracion) minutos"],
             ["ms-por-minuto", "\(ajustes.msPorMinuto)"],
             ["silencio", ajustes.sinAvisosEnPrimerPlano ? "si" : "no"],
@@ -50,7 +50,9 @@ struct ComandoAjustes: Comando {
             ["plazo-adjuntos", "\(formatoDeSegundos(ajustes.plazoDeAdjuntos)) s"],
             ["registro-dias", "\(ajustes.diasDeRegistro)"],
             ["registro-lineas", "\(ajustes.lineasDeRegistro)"],
-        ]
+        ] {
+            tabla.anadir(fila)
+        }
         contexto.terminal.linea(tabla.texto { contexto.terminal.resaltar($0, .negrita) })
         return .ok
     }

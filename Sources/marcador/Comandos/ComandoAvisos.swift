@@ -101,7 +101,7 @@ struct ComandoAvisos: Comando {
             case false?: adjunto = "original (\(aviso.motivoDelAdjunto ?? ""))"
             case nil: adjunto = aviso.aviso.adjunto == nil ? "-" : "pendiente"
             }
-            tabla.filas.append([
+            tabla.anadir([
                 "\(aviso.id)", "\(aviso.aviso.partidoId)", aviso.aviso.identificador,
                 aviso.aviso.cuerpo, adjunto, entregas,
             ])
@@ -201,7 +201,7 @@ struct CanalJSON: Encodable {
             let estado =
                 !canal.activo
                 ? "en pausa" : canal.disponible ? "activo" : "no disponible: \(canal.motivo ?? "")"
-            tabla.filas.append([
+            tabla.anadir([
                 canal.nombre, canal.tipo, estado, canal.sigue.descripcion, canal.ajustes,
             ])
         }

@@ -51,7 +51,8 @@ struct ComandoClasificacion: Comando {
         guard !grupos.isEmpty else {
             throw Fallo.noEncontrado("La competición \(citado(nombre)) no tiene grupos.")
         }
-        var elegidos = grupos.keys.sorted { ClaveDeNombre.de($0) < ClaveDeNombre.de($1) }
+        var elegidos = grupos.keys.map { (grupo: $0, clave: ClaveDeNombre.de($0)) }
+            .sorted { $0.clave < $1.clave }.map(\.grupo)
         if let grupo {
             let clave = ClaveDeNombre.de(grupo)
             elegidos = elegidos.filter {
@@ -105,7 +106,7 @@ struct ComandoClasificacion: Comando {
                 cabeceras: ["#", "EQUIPO", "PJ", "G", "E", "P", "GF", "GC", "DG", "PTS"],
                 aLaDerecha: [0, 2, 3, 4, 5, 6, 7, 8, 9])
             for (posicion, fila) in filas.enumerated() {
-                tabla.filas.append([
+                tabla.anadir([
                     "\(posicion + 1)", fila.equipo, "\(fila.jugados)", "\(fila.ganados)",
                     "\(fila.empatados)", "\(fila.perdidos)", "\(fila.aFavor)", "\(fila.enContra)",
                     fila.diferenciaConSigno, "\(fila.puntos)",

@@ -20,7 +20,7 @@ struct ComandoCompeticiones: Comando {
             cabeceras: ["COMPETICIÓN", "PARTIDOS", "CON GOLES", "JUGADOS", "GOLES"],
             aLaDerecha: [1, 2, 3, 4])
         for competicion in competiciones {
-            tabla.filas.append([
+            tabla.anadir([
                 competicion.nombre ?? "(sin competición)", "\(competicion.partidos)",
                 "\(competicion.conGoles)", "\(competicion.jugados)", "\(competicion.goles)",
             ])

@@ -67,7 +67,7 @@ struct ComandoGoleadores: Comando {
         var tabla = Tabla(
             cabeceras: ["#", "JUGADOR", "EQUIPO", "GOLES", "PENALTIS"], aLaDerecha: [0, 3, 4])
         for (posicion, fila) in mostradas {
-            tabla.filas.append([
+            tabla.anadir([
                 "\(posicion)", fila.jugador, fila.equipo, "\(fila.goles)", "\(fila.penaltis)",
             ])
         }

@@ -63,7 +63,7 @@ struct ComandoPartido: Comando {
             var tabla = Tabla(
                 cabeceras: ["MINUTO", "JUGADOR", "EQUIPO", "MARCADOR"], aLaDerecha: [0])
             for gol in goles {
-                tabla.filas.append([
+                tabla.anadir([
                     gol.minuto + "'", gol.jugadorConMarcas, gol.equipo, gol.marcador,
                 ])
             }
@@ -81,7 +81,7 @@ struct ComandoPartido: Comando {
             var tabla = Tabla(
                 cabeceras: ["CÓDIGO", "DURACIÓN", "ESTADO", "MARCADOR", "EMPEZÓ"], aLaDerecha: [1])
             for ejecucion in ejecuciones {
-                tabla.filas.append([
+                tabla.anadir([
                     ejecucion.codigo, "\(ejecucion.duracion)", ejecucion.estadoDelPartido.texto,
                     (ejecucion.goles + ejecucion.golesAMano).description,
                     ejecucion.empezada ?? "",

@@ -41,31 +41,37 @@ struct ComandoPartidos: Comando {
         let nombreDeEquipo = try equipo.map {
             try Nombres.buscar($0, entre: repositorio.equipos(), clase: "equipo", plural: "equipos")
         }
-        let resumenes = try repositorio.resumenes(competicion: nombreDeCompeticion).filter {
-            resumen in
+        // Read once: the options are property wrappers, and this runs for every match.
+        let (fecha, estado) = (self.fecha?.texto, self.estado?.clave)
+        func cumple(_ resumen: ResumenDePartido) -> Bool {
             (nombreDeEquipo == nil || resumen.local == nombreDeEquipo
                 || resumen.visitante == nombreDeEquipo)
-                && (fecha == nil || resumen.fecha == fecha?.texto)
-                && (estado == nil || resumen.estado.clave == estado?.clave)
+                && (fecha == nil || resumen.fecha == fecha)
+                && (estado == nil || resumen.estado.clave == estado)
         }
         if json {
-            contexto.terminal.linea(try documentoJSON(resumenes.map(PartidoJSON.init)))
-            return .ok
-        }
-        if resumenes.isEmpty {
-            contexto.terminal.linea("No hay partidos con esas condiciones.")
+            var resumenes: [PartidoJSON] = []
+            try repositorio.recorrerResumenes(competicion: nombreDeCompeticion) {
+                if cumple($0) { resumenes.append(PartidoJSON($0)) }
+            }
+            contexto.terminal.linea(try documentoJSON(resumenes))
             return .ok
         }
         var tabla = Tabla(
             cabeceras: ["ID", "LOCAL", "VISITANTE", "ESTADO", "MINUTO", "MARCADOR", "DURACIÓN"],
             aLaDerecha: [0, 4, 6])
-        for resumen in resumenes {
-            tabla.filas.append([
-                "\(resumen.id)", resumen.local, resumen.visitante, resumen.estado.texto,
-                "\(resumen.minuto)", resumen.marcador.description, "\(resumen.duracion)",
+        try repositorio.recorrerResumenes(competicion: nombreDeCompeticion) { resumen in
+            guard cumple(resumen) else { return }
+            tabla.anadir([
+                String(resumen.id), resumen.local, resumen.visitante, resumen.estado.texto,
+                String(resumen.minuto), resumen.marcador.description, String(resumen.duracion),
             ])
         }
-        contexto.terminal.linea(tabla.texto { contexto.terminal.resaltar($0, .negrita) })
+        if tabla.estaVacia {
+            contexto.terminal.linea("No hay partidos con esas condiciones.")
+            return .ok
+        }
+        tabla.escribir { contexto.terminal.resaltar($0, .negrita) }
         return .ok
     }
 }
