@@ -11,16 +11,16 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
 
 # Torneo and Importador as modules with coverage, then the importer target against them.
 swiftc "${flags[@]}" -wmo -emit-module -module-name Torneo -emit-module-path "$out/Torneo.swiftmodule" \
-    -c Sources/Torneo/*.swift -o "$out/Torneo.o" 2>/dev/null
+    -c Sources/Torneo/*.swift -o "$out/Torneo.o"
 swiftc "${flags[@]}" -wmo -emit-module -module-name Importador -emit-module-path "$out/Importador.swiftmodule" \
-    -I "$out" -c Sources/Importador/*.swift -o "$out/Importador.o" 2>/dev/null
+    -I "$out" -c Sources/Importador/*.swift -o "$out/Importador.o"
 swiftc "${flags[@]}" -I "$out" Fuzz/ImportadorFuzz.swift "$out/Torneo.o" "$out/Importador.o" \
-    -o "$out/fuzz-importador" 2>/dev/null
+    -o "$out/fuzz-importador"
 linea=Sources/marcador/Linea
 swiftc "${flags[@]}" -swift-version 6 -module-name Argumentos -I "$out" Fuzz/ArgumentosFuzz.swift \
     $linea/Declaraciones.swift $linea/Analizador.swift $linea/Sugerencia.swift $linea/ValorDeLinea.swift \
     $linea/Fallo.swift $linea/CodigoDeSalida.swift $linea/ComandoDeclarado.swift $linea/Ayuda.swift \
-    "$out/Torneo.o" -o "$out/fuzz-argumentos" 2>/dev/null
+    "$out/Torneo.o" -o "$out/fuzz-argumentos"
 
 cp -n Tests/Recursos/openfootball/*.json Fuzz/corpus/importador/ 2>/dev/null || true
 printf 'jugar\0001\0--duracion\00090' > Fuzz/corpus/argumentos/jugar

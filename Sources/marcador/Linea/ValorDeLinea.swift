@@ -134,7 +134,7 @@ struct FiltroDeEstado: ValorDeLinea, Hashable {
     static let claves = ["sin_empezar", "en_juego", "terminado", "cancelado", "interrumpido"]
 
     static func leer(_ texto: String, para nombre: String) throws(Fallo) -> FiltroDeEstado {
-        let clave = texto.replacingOccurrences("-", "_").lowercased()
+        let clave = String(texto.map { $0 == "-" ? "_" : $0 }).lowercased()
         guard claves.contains(clave) else {
             throw .uso("Estados: " + claves.joined(separator: ", ") + "; no \(citado(texto)).")
         }
