@@ -5,6 +5,7 @@ public enum ClaveDeNombre {
     /// The comparison key: lower case, letters without their accents (decomposed or not),
     /// anything but letters and digits as one space, trimmed.
     public static func de(_ nombre: String) -> String {
+        if let clave = deASCII(nombre) { return clave }
         var clave = ""
         var espacioPendiente = false
         for escalar in nombre.unicodeScalars {
@@ -24,6 +25,30 @@ public enum ClaveDeNombre {
             clave += parte
         }
         return clave
+    }
+
+    /// The same key for a plain ASCII name (most of them) without Unicode property lookups;
+    /// `nil` when the name has anything else.
+    private static func deASCII(_ nombre: String) -> String? {
+        var nombre = nombre
+        return nombre.withUTF8 { bytes -> String? in
+            var clave: [UInt8] = []
+            clave.reserveCapacity(bytes.count)
+            var espacioPendiente = false
+            for byte in bytes {
+                switch byte {
+                case 0x80...: return nil
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    if espacioPendiente { clave.append(UInt8(ascii: " ")) }
+                    espacioPendiente = false
+                    clave.append(byte | (byte >= UInt8(ascii: "A") ? 0x20 : 0))
+                default:
+                    espacioPendiente = !clave.isEmpty
+                }
+            }
+            return String(decoding: clave, as: UTF8.self)
+        }
     }
 
     /// Latin letters with diacritics and their base (`ß` → `ss`, `ø` → `o`): the letters of

@@ -14,26 +14,37 @@ public enum Goleadores {
             self.goles = goles
             self.penaltis = penaltis
         }
+
+        mutating func sumar(penalti: Bool) {
+            goles += 1
+            if penalti { penaltis += 1 }
+        }
     }
 
     /// Goals desc, then fewer penalties, then name.
     public static func contar(_ partidos: [Partido]) -> [Fila] {
-        var filas: [String: Fila] = [:]
+        struct Clave: Hashable {
+            var equipo: String
+            var jugador: String
+        }
+        var filas: [Clave: Fila] = [:]
         for partido in partidos {
             for case .gol(let gol) in partido.eventos where !gol.enPropiaPuerta {
-                let clave = gol.jugador.equipo.nombre + "\u{0}" + gol.jugador.nombre
-                var fila =
-                    filas[clave]
-                    ?? Fila(jugador: gol.jugador.nombre, equipo: gol.jugador.equipo.nombre)
-                fila.goles += 1
-                if gol.penalti { fila.penaltis += 1 }
-                filas[clave] = fila
+                let (jugador, equipo) = (gol.jugador.nombre, gol.jugador.equipo.nombre)
+                filas[
+                    Clave(equipo: equipo, jugador: jugador),
+                    default: Fila(jugador: jugador, equipo: equipo)
+                ].sumar(penalti: gol.penalti)
             }
         }
-        return filas.values.sorted { a, b in
-            if a.goles != b.goles { return a.goles > b.goles }
-            if a.penaltis != b.penaltis { return a.penaltis < b.penaltis }
-            return ClaveDeNombre.de(a.jugador) < ClaveDeNombre.de(b.jugador)
-        }
+        // The folded name is computed once per player, not twice per comparison: a big
+        // competition has thousands of scorers.
+        return filas.values.map { (fila: $0, clave: ClaveDeNombre.de($0.jugador)) }
+            .sorted { a, b in
+                if a.fila.goles != b.fila.goles { return a.fila.goles > b.fila.goles }
+                if a.fila.penaltis != b.fila.penaltis { return a.fila.penaltis < b.fila.penaltis }
+                return a.clave < b.clave
+            }
+            .map(\.fila)
     }
 }

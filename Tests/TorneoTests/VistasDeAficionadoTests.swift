@@ -85,6 +85,24 @@ struct VistasDeAficionadoTests {
                 == "Brasil")
     }
 
+    /// Plain ASCII names take a short path; an accented letter anywhere takes the general one.
+    /// Both must give the same key, so every ASCII name is compared with itself plus «é».
+    @Test func laClaveDeUnNombreASCIIEsLaMismaPorAmbosCaminos() {
+        let ascii = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+        let nombres =
+            ascii + ["  Real  Madrid--CF ", "A.B_C/d", "-inicio", "fin-", "0-9 Az", "", "  "]
+        for nombre in nombres {
+            #expect(ClaveDeNombre.de(nombre + " é") == ClaveDeNombre.de(nombre + " e"), "\(nombre)")
+            let general = ClaveDeNombre.de(nombre + "é")
+            let corta = ClaveDeNombre.de(nombre)
+            #expect(
+                general == corta
+                    + (corta.isEmpty || nombre.last?.isLetter == true
+                        || nombre.last?.isNumber == true ? "e" : " e"),
+                "\(nombre)")
+        }
+    }
+
     @Test func unCanalConFiltrosSoloDejaPasarLoQueSigue() {
         let todos = FiltrosDeCanal()
         #expect(todos.dejanPasar(partido: 1, equipo: "A", competicion: nil))
