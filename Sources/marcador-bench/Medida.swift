@@ -19,6 +19,12 @@ struct Medida: Encodable {
     var mediana: Double { Self.mediana(valores) }
     var minimo: Double { valores.min() ?? .nan }
     var maximo: Double { valores.max() ?? .nan }
+    /// The 99th percentile by nearest rank (with 20 values, the largest).
+    var p99: Double {
+        let o = valores.sorted()
+        guard !o.isEmpty else { return .nan }
+        return o[min(o.count - 1, Int((0.99 * Double(o.count)).rounded(.up)) - 1)]
+    }
     var medianaBase: Double? { valoresBase.map(Self.mediana) }
     /// Ours over the baseline's median (for a throughput, baseline over ours): how many times
     /// more it costs than the baseline.
@@ -28,7 +34,7 @@ struct Medida: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case nombre, unidad, valores, base, valoresBase, mayorEsMejor, mediana, minimo, maximo,
+        case nombre, unidad, valores, base, valoresBase, mayorEsMejor, mediana, minimo, maximo, p99,
             medianaBase, ratio
     }
 
@@ -43,6 +49,7 @@ struct Medida: Encodable {
         try c.encode(mediana, forKey: .mediana)
         try c.encode(minimo, forKey: .minimo)
         try c.encode(maximo, forKey: .maximo)
+        try c.encode(p99, forKey: .p99)
         try c.encodeIfPresent(medianaBase, forKey: .medianaBase)
         try c.encodeIfPresent(ratio, forKey: .ratio)
     }

@@ -59,10 +59,11 @@ func formato(_ x: Double) -> String {
     return String(format: "%.2f", x)
 }
 
-var lineas = [["medida", "unidad", "mediana", "mín", "máx", "base (mediana)", "razón"]]
+var lineas = [["medida", "unidad", "mediana", "mín", "máx", "p99", "base (mediana)", "razón"]]
 for m in medidas {
     lineas.append([
         m.nombre, m.unidad, formato(m.mediana), formato(m.minimo), formato(m.maximo),
+        formato(m.p99),
         m.medianaBase.map { formato($0) + " (" + (m.base ?? "") + ")" } ?? (m.base ?? "-"),
         m.ratio.map { String(format: "%.2f×", $0) } ?? "-",
     ])
