@@ -189,7 +189,7 @@ public final class ControlDeEjecuciones {
     /// Stores the duration setting and stops, in the same transaction, every live run that
     /// follows it and would now last differently; their processes are woken and start again.
     /// - Returns: how many runs start again.
-    public static func cambiarDuracion(
+    public nonisolated static func cambiarDuracion(
         _ minutos: Int, en ejecuciones: any Ejecuciones, propietario: Propietario,
         despertar: @Sendable (EjecucionAjena) -> Void
     ) throws -> Int {

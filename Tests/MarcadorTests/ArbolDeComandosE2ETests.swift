@@ -66,7 +66,7 @@ struct ArbolDeComandosE2ETests {
         #expect(tipo.codigo == 64)
         #expect(
             tipo.error
-                == "marcador: Subcomando desconocido «webhok». ¿Querías decir «webhook»? Subcomandos: registro, escritorio, webhook, apns.\nPrueba «marcador avisos canales añadir --help».\n"
+                == "marcador: Subcomando desconocido «webhok». ¿Querías decir «webhook»? Subcomandos: registro, escritorio, webhook, apns, navegador.\nPrueba «marcador avisos canales añadir --help».\n"
         )
         let opcion = try await escenario.marcador("jugar", "1", "--duracoin", "60")
         #expect(opcion.error.contains("¿Querías decir «--duracion»?"))

@@ -1,7 +1,12 @@
-/// A file from `migrations/` or `seeds/` compiled into the binary by the Incrustar plugin.
-struct ArchivoIncrustado: Sendable {
-    let nombre: String
-    let bytes: [UInt8]
+/// A file compiled into the binary by the Incrustar plugin (`migrations/`, `seeds/`, `web/`).
+public struct ArchivoIncrustado: Sendable {
+    public let nombre: String
+    public let bytes: [UInt8]
 
-    var texto: String { String(decoding: bytes, as: UTF8.self) }
+    public init(nombre: String, bytes: [UInt8]) {
+        self.nombre = nombre
+        self.bytes = bytes
+    }
+
+    public var texto: String { String(decoding: bytes, as: UTF8.self) }
 }

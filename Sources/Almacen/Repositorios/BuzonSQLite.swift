@@ -164,21 +164,29 @@ public struct BuzonSQLite: Buzon {
         }
     }
 
-    static let columnasDeAviso = """
-        coalesce(partido_id, 0), identificador, titulo, cuerpo, minuto, anadido, jugador, equipo,
-        marcador_local, marcador_visitante, adjunto, creado, ejecucion_id, tipo
-        """
+    static let columnasDeAviso = columnasDeAviso(de: nil)
 
-    /// Reads `columnasDeAviso` (14 columns).
-    private static func aviso(_ fila: Row) -> (AvisoDeGol, Double) {
+    /// The columns `aviso(_:desde:)` reads, qualified with `alias` when given (in a join).
+    static func columnasDeAviso(de alias: String?) -> String {
+        let p = alias.map { $0 + "." } ?? ""
+        return """
+            coalesce(\(p)partido_id, 0), \(p)identificador, \(p)titulo, \(p)cuerpo, \(p)minuto,
+            \(p)anadido, \(p)jugador, \(p)equipo, \(p)marcador_local, \(p)marcador_visitante,
+            \(p)adjunto, \(p)creado, \(p)ejecucion_id, \(p)tipo
+            """
+    }
+
+    /// Reads `columnasDeAviso` (14 columns) starting at column `i`.
+    static func aviso(_ fila: Row, desde i: Int = 0) -> (AvisoDeGol, Double) {
         var aviso = AvisoDeGol(
-            identificador: fila.string(1), titulo: fila.string(2), cuerpo: fila.string(3),
-            partidoId: fila.int(0), minuto: MinutoDeJuego(fila.int(4), anadido: fila.int(5)),
-            jugador: fila.string(6), equipo: fila.string(7),
-            marcador: Marcador(local: fila.int(8), visitante: fila.int(9)),
-            adjunto: fila.optionalString(10), ejecucion: fila.optionalInt(12))
-        aviso.tipo = TipoDeAviso(rawValue: fila.string(13)) ?? .gol
-        return (aviso, fila.double(11))
+            identificador: fila.string(i + 1), titulo: fila.string(i + 2),
+            cuerpo: fila.string(i + 3), partidoId: fila.int(i),
+            minuto: MinutoDeJuego(fila.int(i + 4), anadido: fila.int(i + 5)),
+            jugador: fila.string(i + 6), equipo: fila.string(i + 7),
+            marcador: Marcador(local: fila.int(i + 8), visitante: fila.int(i + 9)),
+            adjunto: fila.optionalString(i + 10), ejecucion: fila.optionalInt(i + 12))
+        aviso.tipo = TipoDeAviso(rawValue: fila.string(i + 13)) ?? .gol
+        return (aviso, fila.double(i + 11))
     }
 
     @discardableResult

@@ -120,6 +120,7 @@ public struct EjecucionesSQLite: Ejecuciones {
             try db.execute(
                 "INSERT OR REPLACE INTO ajuste (clave, valor) VALUES (?, ?)",
                 PartidosSQLite.Clave.duracion, String(ajuste))
+            try CambiosSQLite.anotar(.ajustes, en: db)
             let candidatas = try db.rows(
                 """
                 SELECT e.id, e.pid, e.pid_inicio, e.anfitrion, e.duracion, p.prorroga

@@ -68,6 +68,7 @@ public struct ImportacionSQLite: Sendable {
                 resumen.goles += entrada.goles?.count ?? 0
                 if !soloComprobar { try Self.insertar(entrada, db) }
             }
+            if !soloComprobar && resumen.nuevos > 0 { try CambiosSQLite.anotar(.partidos, en: db) }
             return resumen
         }
         return soloComprobar ? try queue.read(cuerpo) : try queue.write(cuerpo)

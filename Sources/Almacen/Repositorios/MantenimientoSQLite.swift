@@ -39,6 +39,11 @@ public struct MantenimientoSQLite: Mantenimiento {
                 """, limite)
             try db.execute("DELETE FROM aviso WHERE id IN (\(viejos))", limite)
             poda.avisos = db.changes
+            // The screen's changes: a page away longer than this many changes reloads instead
+            // of replaying (`reinicio`).
+            try db.execute(
+                "DELETE FROM cambio WHERE id <= (SELECT max(id) FROM cambio) - ?",
+                CambiosSQLite.conservados)
             return poda
         }
     }

@@ -128,6 +128,7 @@ public struct PartidosSQLite: PartidosRepositorio {
             } else {
                 try db.execute("DELETE FROM ajuste WHERE clave = ?", Clave.permiso)
             }
+            try CambiosSQLite.anotar(.ajustes, en: db)
         }
     }
 

@@ -37,7 +37,8 @@ public struct AjustesDeCanal: Codable, Sendable, Hashable {
 public enum FabricaDeCanales {
     /// The channel for `configurado`, or why it cannot work on this machine.
     public static func crear(
-        _ configurado: CanalConfigurado, entorno: [String: String], registro: any Registro
+        _ configurado: CanalConfigurado, entorno: [String: String], registro: any Registro,
+        cambios: (any Cambios)? = nil
     ) -> Result<any Notificador, FalloDeCanal> {
         let ajustes = AjustesDeCanal.leer(configurado.ajustes)
         let nombre = configurado.nombre
@@ -71,17 +72,21 @@ public enum FabricaDeCanales {
             }
             return .success(
                 CanalAPNs(canal: nombre, directorio: directorio, bundle: ajustes.bundle))
+        case .navegador:
+            guard let cambios else { return fallo("este proceso no escribe en la base") }
+            return .success(CanalNavegador(canal: nombre, cambios: cambios))
         }
     }
 
     /// Every active stored channel that works here, and the reasons of those that do not.
     public static func activos(
-        _ configurados: [CanalConfigurado], entorno: [String: String], registro: any Registro
+        _ configurados: [CanalConfigurado], entorno: [String: String], registro: any Registro,
+        cambios: (any Cambios)? = nil
     ) -> (canales: [CanalActivo], fallos: [FalloDeCanal]) {
         var canales: [CanalActivo] = []
         var fallos: [FalloDeCanal] = []
         for configurado in configurados where configurado.activo {
-            switch crear(configurado, entorno: entorno, registro: registro) {
+            switch crear(configurado, entorno: entorno, registro: registro, cambios: cambios) {
             case .success(let canal):
                 canales.append(CanalActivo(notificador: canal, firma: configurado.firma))
             case .failure(let fallo): fallos.append(fallo)

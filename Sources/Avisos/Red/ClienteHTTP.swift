@@ -1,4 +1,5 @@
 import CCurl
+import Sistema
 import Synchronization
 
 /// A request as the channels need them: a method, headers, an optional body, a time limit.

@@ -1,4 +1,5 @@
 import Dispatch
+import Sistema
 import Synchronization
 
 #if canImport(Glibc)

@@ -37,9 +37,10 @@ struct AvisosCanales: Comando {
 struct CanalesAnadir: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "añadir", alias: ["anadir"],
-        resumen: "Añade un canal: registro, escritorio, webhook o apns.",
+        resumen: "Añade un canal: registro, escritorio, webhook, apns o navegador.",
         subcomandos: [
             AnadirRegistro.self, AnadirEscritorio.self, AnadirWebhook.self, AnadirAPNs.self,
+            AnadirNavegador.self,
         ])
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
@@ -77,7 +78,7 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
             filtros: try seguimiento.filtros(try contexto.repositorio))
         if case .failure(let fallo) = FabricaDeCanales.crear(
             configurado, entorno: contexto.entorno,
-            registro: RegistroSQLite(buzon.queue, eco: false))
+            registro: RegistroSQLite(buzon.queue, eco: false), cambios: CambiosSQLite(buzon.queue))
         {
             throw Fallo(
                 mensaje:
@@ -112,6 +113,23 @@ struct AnadirRegistro: Comando {
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         try comunes.guardar(.registro, AjustesDeCanal(), en: contexto)
+    }
+}
+
+struct AnadirNavegador: Comando {
+    static let configuracion = ConfiguracionDeComando(
+        nombre: "navegador",
+        resumen: "Notificaciones en las páginas abiertas de «marcador servir».",
+        detalles: """
+            Cada aviso queda anotado en la base y «marcador servir» lo lleva a las páginas
+            abiertas, que lo muestran como notificación del sistema si tienen permiso (o como un
+            aviso dentro de la página, con el modo silencio y la página a la vista).
+            """)
+
+    var comunes = OpcionesDeCanalNuevo()
+
+    func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        try comunes.guardar(.navegador, AjustesDeCanal(), en: contexto)
     }
 }
 

@@ -34,7 +34,8 @@ enum Reparto {
         avisados: inout Set<String>
     ) throws -> [CanalActivo] {
         let (canales, fallos) = FabricaDeCanales.activos(
-            try buzon.canales(), entorno: contexto.entorno, registro: registro)
+            try buzon.canales(), entorno: contexto.entorno, registro: registro,
+            cambios: CambiosSQLite(buzon.queue))
         for fallo in fallos where avisados.insert("\(fallo.canal) \(fallo.motivo)").inserted {
             escribirEnStderr(
                 "marcador: canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí: \(fallo.motivo).\n"
@@ -55,6 +56,35 @@ enum Reparto {
             buzon: buzon, canales: canales, registro: registro, configuracion: configuracion,
             enriquecedor: try Enriquecedores.crear(repositorio, entorno: contexto.entorno),
             permitido: { try repositorio.avisosPermitidos() })
+    }
+
+    /// Keeps `despachador` serving until the calling task is cancelled (`vigilar`, `servir`):
+    /// a changed channel table is applied within one poll, orphaned banners expire, and the
+    /// store is pruned every few minutes.
+    static func vigilar(
+        _ despachador: Despachador, _ queue: DatabaseQueue, _ contexto: Contexto,
+        avisados: Set<String>
+    ) async throws {
+        let registro = RegistroSQLite(queue)
+        let buzon = BuzonSQLite(queue)
+        var avisados = avisados
+        despachador.arrancar()
+        var configurados = try buzon.canales()
+        var vueltas = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: despachador.configuracion.sondeo)
+            if Task.isCancelled { break }
+            let ahora = try buzon.canales()
+            if ahora != configurados {
+                configurados = ahora
+                await despachador.actualizar(
+                    canales: try canalesActivos(
+                        buzon, contexto, registro: registro, avisados: &avisados))
+            }
+            vueltas += 1
+            if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: segundosUnix()) }
+            if vueltas % 300 == 1 { try MantenimientoSQLite(queue).podar(ahora: segundosUnix()) }
+        }
     }
 
     static func texto(_ resumen: ResumenDeEnvio) -> String {
@@ -114,35 +144,14 @@ struct AvisosVigilar: Comando {
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let queue = try contexto.almacen()
-        let registro = RegistroSQLite(queue)
-        let buzon = BuzonSQLite(queue)
         var avisados = Set<String>()
         let despachador = try Reparto.despachador(
             queue, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
         let salida = SalidaPorSenal()
-        let sondeo = despachador.configuracion.sondeo
+        let yaAvisados = avisados
         let bucle = Task { @MainActor in
-            despachador.arrancar()
-            var configurados = try buzon.canales()
-            var vueltas = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: sondeo)
-                if Task.isCancelled { break }
-                // Live configuration: a changed channel table is applied within one poll.
-                let ahora = try buzon.canales()
-                if ahora != configurados {
-                    configurados = ahora
-                    await despachador.actualizar(
-                        canales: try Reparto.canalesActivos(
-                            buzon, contexto, registro: registro, avisados: &avisados))
-                }
-                vueltas += 1
-                if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: segundosUnix()) }
-                if vueltas % 300 == 1 {
-                    try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
-                }
-            }
+            try await Reparto.vigilar(despachador, queue, contexto, avisados: yaAvisados)
         }
         let vigia = Task { @MainActor in
             for await numero in senales {

@@ -172,7 +172,8 @@ struct CanalJSON: Encodable {
     static func todos(_ buzon: BuzonSQLite, _ contexto: Contexto) throws -> [CanalJSON] {
         try buzon.canales().map { canal in
             let creado = FabricaDeCanales.crear(
-                canal, entorno: contexto.entorno, registro: RegistroSQLite(buzon.queue, eco: false))
+                canal, entorno: contexto.entorno, registro: RegistroSQLite(buzon.queue, eco: false),
+                cambios: CambiosSQLite(buzon.queue))
             var motivo: String?
             if case .failure(let fallo) = creado { motivo = fallo.motivo }
             return CanalJSON(

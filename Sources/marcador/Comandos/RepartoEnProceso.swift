@@ -17,7 +17,8 @@ final class RepartoEnProceso {
         let buzon = BuzonSQLite(queue)
         self.buzon = buzon
         let (canales, fallos) = FabricaDeCanales.activos(
-            try buzon.canales(), entorno: entorno, registro: registro)
+            try buzon.canales(), entorno: entorno, registro: registro,
+            cambios: CambiosSQLite(queue))
         for fallo in fallos {
             pantalla.linea(
                 "Canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí "

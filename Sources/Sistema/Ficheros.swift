@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The bytes of a regular file, without following a symlink at the last step, or `nil` when it
+/// is missing, not a regular file, unreadable or bigger than `maximo`.
+public func leerFichero(_ ruta: String, maximo: Int) -> [UInt8]? {
+    let descriptor = open(ruta, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+        Int(info.st_size) <= maximo
+    else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+    var leidos = 0
+    while leidos < bytes.count {
+        let n = bytes.withUnsafeMutableBytes {
+            read(descriptor, $0.baseAddress! + leidos, $0.count - leidos)
+        }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return nil }
+        leidos += n
+    }
+    return bytes
+}
