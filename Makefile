@@ -1,5 +1,5 @@
 # marcador — build, run and test on a machine that has only the Swift toolchain.
-# `make` installs the one system package it needs (libsqlite3-dev) with apt-get when missing.
+# `make` installs the system packages it needs (the -dev packages below) with apt-get when missing.
 
 SWIFT ?= swift
 # Arguments for `make run`: the main job plays partido 1 on the default database.
@@ -9,10 +9,11 @@ ARGS ?= jugar 1
 
 all: build
 
-# SQLite's and libcurl's headers and pkg-config files come from Debian's -dev packages.
-DEPS = libsqlite3-dev libcurl4-openssl-dev pkg-config
+# SQLite's, libcurl's and libevent's headers and pkg-config files come from Debian's -dev
+# packages.
+DEPS = libsqlite3-dev libcurl4-openssl-dev libevent-dev pkg-config
 deps:
-	@if ! pkg-config --exists sqlite3 libcurl 2>/dev/null; then \
+	@if ! pkg-config --exists sqlite3 libcurl libevent 2>/dev/null; then \
 		echo "Instalando $(DEPS) con apt-get…"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(DEPS); \

@@ -20,6 +20,12 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // libevent's evhttp for `marcador servir`: the headers from Debian's libevent-dev at
+        // build time, the library loaded with dlopen when the server starts.
+        .systemLibrary(
+            name: "CEvent",
+            providers: [.apt(["libevent-dev"])]
+        ),
         .target(name: "Torneo"),
         // What the operating system says: process identity and liveness, wall time, output.
         .target(name: "Sistema", dependencies: ["Torneo"]),
@@ -31,9 +37,14 @@ let package = Package(
         .target(name: "Motor", dependencies: ["Torneo"]),
         .target(name: "Importador", dependencies: ["Torneo"]),
         .target(name: "Avisos", dependencies: ["Torneo", "Sistema", "CCurl"]),
+        // The HTTP server and its event streams (plumbing: knows HTTP, not football).
+        .target(name: "Servidor", dependencies: ["CEvent", "Sistema"]),
         .executableTarget(
             name: "marcador",
-            dependencies: ["Torneo", "Sistema", "Almacen", "Motor", "Avisos", "Importador"]
+            dependencies: [
+                "Torneo", "Sistema", "Almacen", "Motor", "Avisos", "Importador", "Servidor",
+            ],
+            plugins: ["Incrustar"]
         ),
         // Baselines in C for `make bench`: marcador's exact statements, each prepared once.
         .target(

@@ -1,7 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds `migrations/*.sql` and `seeds/*` into the target as Swift literals.
+/// Embeds files into the target as Swift literals: `migrations/*.sql` and `seeds/*` into the
+/// store, `web/*` (the pages of `marcador servir`) into the executable.
 ///
 /// The binary must work from any directory, so it cannot read these files at run time; a build
 /// tool plugin keeps the files as the single source of truth and regenerates the literals
@@ -10,9 +11,13 @@ import PackagePlugin
 struct Incrustar: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let raiz = context.package.directoryURL
-        var argumentos: [String] = []
+        // Outside the store, the generated file needs the store's `ArchivoIncrustado`.
+        var argumentos: [String] = target.name == "Almacen" ? [] : ["importar=Almacen"]
         var entradas: [URL] = []
-        for (grupo, carpeta) in [("migraciones", "migrations"), ("semillas", "seeds")] {
+        let grupos: [(String, String)] =
+            target.name == "Almacen"
+            ? [("migraciones", "migrations"), ("semillas", "seeds")] : [("web", "web")]
+        for (grupo, carpeta) in grupos {
             let directorio = raiz.appending(path: carpeta)
             let nombres = try FileManager.default.contentsOfDirectory(atPath: directorio.path())
                 .filter { !$0.hasPrefix(".") }
@@ -26,7 +31,8 @@ struct Incrustar: BuildToolPlugin {
         let salida = context.pluginWorkDirectoryURL.appending(path: "RecursosIncrustados.swift")
         return [
             .buildCommand(
-                displayName: "Incrustando migraciones y semillas",
+                displayName:
+                    "Incrustando \(grupos.map(\.1).joined(separator: " y ")) en \(target.name)",
                 executable: try context.tool(named: "incrustador").url,
                 arguments: [salida.path()] + argumentos,
                 inputFiles: entradas,

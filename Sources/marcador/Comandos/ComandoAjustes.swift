@@ -88,14 +88,19 @@ struct AjusteDuracion: Comando {
         let afectadas = try ControlDeEjecuciones.cambiarDuracion(
             minutos, en: EjecucionesSQLite(try contexto.almacen()), propietario: .actual,
             despertar: { $0.propietario.despertar() })
-        contexto.terminal.linea("Duración: \(minutos) minutos.")
-        if afectadas > 0 {
-            contexto.terminal.linea(
-                afectadas == 1
-                    ? "Un partido en juego vuelve a empezar con la nueva duración."
-                    : "\(afectadas) partidos en juego vuelven a empezar con la nueva duración.")
-        }
+        for linea in Self.texto(minutos, afectadas: afectadas) { contexto.terminal.linea(linea) }
         return .ok
+    }
+
+    /// What the change says, here and in the web API.
+    nonisolated static func texto(_ minutos: Int, afectadas: Int) -> [String] {
+        var lineas = ["Duración: \(minutos) minutos."]
+        if afectadas == 1 {
+            lineas.append("Un partido en juego vuelve a empezar con la nueva duración.")
+        } else if afectadas > 1 {
+            lineas.append("\(afectadas) partidos en juego vuelven a empezar con la nueva duración.")
+        }
+        return lineas
     }
 }
 
@@ -136,7 +141,7 @@ struct AjusteSilencio: Comando {
         return .ok
     }
 
-    static func texto(_ silencio: Bool) -> String {
+    nonisolated static func texto(_ silencio: Bool) -> String {
         silencio ? "Silencio: sí (sin banner ni campana en la terminal)." : "Silencio: no."
     }
 }

@@ -28,17 +28,31 @@ struct ComandoGolAMano: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
+        contexto.terminal.linea(
+            try Self.anotar(
+                partido: id.valor, lado: lado, quitar: quitar, en: try contexto.almacen()))
+        return .ok
+    }
+
+    /// Adds (or removes) the goal and logs it; returns the sentence for the user (the web API
+    /// answers with it too).
+    /// - Throws: `Fallo.noEncontrado` for no such match, `Fallo.uso` when there is no hand goal
+    ///   to remove.
+    nonisolated static func anotar(
+        partido id: Int, lado: Lado, quitar: Bool, en queue: DatabaseQueue
+    ) throws
+        -> String
+    {
         let repositorio = PartidosSQLite(queue)
-        let partido = try repositorio.partidoExistente(id.valor)
+        let partido = try repositorio.partidoExistente(id)
         let duracion = partido.duracionPorDefecto(ajuste: try repositorio.ajustes().duracion)
         let equipo = TextoSeguro.limpio(partido.equipo(lado).nombre)
         guard
             let ejecucion = try EjecucionesSQLite(queue).golAMano(
-                partido: id.valor, lado: lado, quitar: quitar, duracion: duracion,
+                partido: id, lado: lado, quitar: quitar, duracion: duracion,
                 codigo: PartidoEnVivo.codigoAleatorio())
         else {
-            throw Fallo.uso("\(equipo) no tiene goles a mano que quitar en el partido \(id.valor).")
+            throw Fallo.uso("\(equipo) no tiene goles a mano que quitar en el partido \(id).")
         }
         let marcador = ejecucion.goles + ejecucion.golesAMano
         let resultado =
@@ -47,10 +61,8 @@ struct ComandoGolAMano: Comando {
             (quitar ? "gol a mano quitado a " : "gol a mano de ")
                 + "\(partido.equipo(lado).nombre): "
                 + "\(partido.local.nombre) \(marcador) \(partido.visitante.nombre) (\(ejecucion.codigo))",
-            partido: id.valor)
-        contexto.terminal.linea(
-            (quitar ? "Gol a mano quitado a \(equipo): " : "Gol a mano de \(equipo): ") + resultado
-                + ".")
-        return .ok
+            partido: id)
+        return (quitar ? "Gol a mano quitado a \(equipo): " : "Gol a mano de \(equipo): ")
+            + resultado + "."
     }
 }

@@ -108,11 +108,15 @@ struct ComandoPartido: Comando {
         }
     }
 
-    /// The script as a timeline, in playing order, with the score after each goal.
-    static func linea(_ partido: Partido) -> [GolJSON] {
+    /// The script as a timeline, in playing order, with the score after each goal; for a run
+    /// being played (the screen of `servir`), only the goals up to its minute.
+    nonisolated static func linea(
+        _ partido: Partido, duracion: Int = Duracion.conProrroga, hastaElMinuto: Int = .max
+    ) -> [GolJSON] {
         var marcador = Marcador.cero
         var goles: [GolJSON] = []
-        for case .gol(let gol) in partido.eventos(hasta: Duracion.conProrroga) {
+        for case .gol(let gol) in partido.eventos(hasta: duracion)
+        where gol.minuto.minuto <= hastaElMinuto {
             marcador = marcador.sumando(gol.lado)
             goles.append(
                 GolJSON(

@@ -8,6 +8,7 @@ struct ComandoRaiz: Comando {
             ComandoPartido.self,
             ComandoJugar.self,
             ComandoGolAMano.self,
+            ComandoServir.self,
             ComandoAjustes.self,
             ComandoAvisos.self,
             ComandoImportar.self,

@@ -5,9 +5,11 @@ import FoundationEssentials
 /// JSON only requires escaping below U+0020; DEL and the C1 controls (U+0080–U+009F, which some
 /// terminals obey as escape sequences) are escaped too, so no control character from data
 /// reaches a terminal even through `--json`.
-func documentoJSON<T: Encodable>(_ valor: T) throws -> String {
+/// `legible: false` writes it on one line (the web API, an event's `data:`).
+func documentoJSON<T: Encodable>(_ valor: T, legible: Bool = true) throws -> String {
     let codificador = JSONEncoder()
-    codificador.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    codificador.outputFormatting =
+        legible ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
     let texto = String(decoding: try codificador.encode(valor), as: UTF8.self)
     guard texto.unicodeScalars.contains(where: { $0.value >= 0x7F && $0.value <= 0x9F }) else {
         return texto

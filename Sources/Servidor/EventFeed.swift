@@ -1,0 +1,12 @@
+/// Where the server's event streams come from. Called on the server's loop thread only, so an
+/// implementation may read its store synchronously (each call is one short query).
+public protocol EventFeed: Sendable {
+    /// The newest event id now: where streaming starts when the server starts.
+    func latest() throws -> Int
+    /// Events after `id`, oldest first, at most `limit`.
+    func events(after id: Int, limit: Int) throws -> [ServerSentEvent]
+    /// What a client that last saw `lastEventID` must get before joining the live stream,
+    /// which is at `current`: the events in between, or something telling it to reload when
+    /// they are no longer kept.
+    func replay(after lastEventID: Int, upTo current: Int) throws -> [ServerSentEvent]
+}

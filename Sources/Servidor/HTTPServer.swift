@@ -1,0 +1,130 @@
+import CEvent
+import Sistema
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How to run the server.
+public struct HTTPServerConfiguration: Sendable {
+    public var address: String
+    /// 0 asks the system for a free port (tests, the bench).
+    public var port: Int
+    /// Runs on the server's loop thread for every request, one at a time.
+    public var handler: @Sendable (HTTPRequest) -> HTTPResponse
+    public var feed: any EventFeed
+    /// How often the loop looks for new events (and for a stop request).
+    public var tick: Duration = .milliseconds(25)
+    /// A comment line on every stream this often, so proxies and dead peers show up.
+    public var keepAlive: Duration = .seconds(15)
+    public var maxBodyBytes = 64 * 1024
+    public var maxHeaderBytes = 16 * 1024
+    /// Seconds a connection may sit without finishing a request or accepting a write.
+    public var timeoutSeconds: Int32 = 60
+    /// A stream whose unsent bytes pass this is ended: its client is not reading, and will
+    /// get what it missed when it reconnects with `Last-Event-ID`.
+    public var maxStreamBacklog = 1 << 20
+    /// Told when the feed fails (the store is busy or gone); streaming goes on next tick.
+    public var onFeedError: @Sendable (any Error) -> Void = { _ in }
+
+    public init(
+        address: String, port: Int, feed: any EventFeed,
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        self.address = address
+        self.port = port
+        self.feed = feed
+        self.handler = handler
+    }
+}
+
+public enum HTTPServerError: Error, Sendable, Equatable {
+    /// libevent 2.1 is not installed (Debian: libevent-2.1-7).
+    case libraryMissing
+    /// The address could not be bound: taken, not local, not valid.
+    case cannotListen(errno: Int32)
+}
+
+/// An HTTP/1.1 server on libevent's evhttp (DESIGN §11): one event-loop thread serves every
+/// connection, so an idle event stream costs a socket and a few buffers, never a thread.
+///
+/// libevent parses HTTP; this type copies each request out for the handler, writes the answer
+/// back, and keeps the event streams: every tick it reads the feed once and writes the new
+/// events to every stream.
+public final class HTTPServer: Sendable {
+    /// The port it listens on (the one the system chose when asked for 0).
+    public let port: Int
+    private let state: SharedState
+
+    private init(port: Int, state: SharedState) {
+        self.port = port
+        self.state = state
+    }
+
+    /// Starts listening and serving on a thread of its own.
+    public static func start(_ configuration: HTTPServerConfiguration) async throws -> HTTPServer {
+        guard let api = EventAPI.loaded else { throw HTTPServerError.libraryMissing }
+        let state = SharedState()
+        let port = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<Int, any Error>) in
+            // Handlers encode JSON and read the store on this thread: a normal-sized stack.
+            Hilo.lanzar(pila: 8 << 20) {
+                let loop: EventLoop
+                do {
+                    loop = try EventLoop(api: api, configuration: configuration, state: state)
+                } catch {
+                    state.finish()
+                    continuation.resume(throwing: error)
+                    return
+                }
+                continuation.resume(returning: loop.port)
+                loop.run()
+                state.finish()
+            }
+        }
+        return HTTPServer(port: port, state: state)
+    }
+
+    /// Asks the loop to stop; it does within a tick, closing every connection.
+    public func stop() { state.stopRequested.store(true, ordering: .releasing) }
+
+    /// Returns once the loop has stopped and every connection is closed.
+    public func stopped() async {
+        await withCheckedContinuation { continuation in
+            let now = state.finished.withLock { finished -> Bool in
+                if finished.done { return true }
+                finished.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Open event streams now.
+    public var streamCount: Int { state.streams.load(ordering: .relaxed) }
+}
+
+/// What the loop thread and the rest of the program share.
+final class SharedState: Sendable {
+    let stopRequested = Atomic<Bool>(false)
+    let streams = Atomic<Int>(0)
+    let finished = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func finish() {
+        let waiters = finished.withLock { finished in
+            finished.done = true
+            defer { finished.waiters = [] }
+            return finished.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// libevent's functions, loaded once.
+enum EventAPI {
+    static let loaded: marcador_event_api? = {
+        var api = marcador_event_api()
+        return marcador_event_cargar(&api) == 0 ? api : nil
+    }()
+}

@@ -1,0 +1,378 @@
+import Almacen
+import Avisos
+import FoundationEssentials
+import Motor
+import Servidor
+import Sistema
+import Torneo
+
+/// What `marcador servir` answers (DESIGN §11): the pages, the JSON API that mirrors the CLI
+/// (same sentences, statuses for its exit codes), the event stream and the fetched images.
+///
+/// Every request passes the same checks first: its `Host` must name this server (a page on
+/// another site that rebinds its DNS name to 127.0.0.1 is refused), and a request that changes
+/// something must come from this server's own pages (`Origin`) and carry their key
+/// (`X-Marcador-Token`). Runs on the server's loop thread.
+struct AplicacionWeb: Sendable {
+    let queue: DatabaseQueue
+    let token: String
+    /// The address it listens on: with the port, what `Host` must say (and on loopback, its
+    /// other names: `localhost:8080`…).
+    let direccion: String
+    let partidos: PartidosDelServidor
+    /// Where the dispatcher keeps fetched attachments: the only folder images come from.
+    let carpetaDeAdjuntos: String?
+
+    static let cabecerasComunes: [(String, String)] = [
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cache-Control", "no-store"),
+    ]
+
+    func responder(_ peticion: HTTPRequest) -> HTTPResponse {
+        var respuesta: HTTPResponse
+        do {
+            try comprobarHost(peticion)
+            respuesta = try encaminar(peticion)
+        } catch let fallo as FalloWeb {
+            respuesta = Self.json(
+                fallo.estado, MensajeJSON(error: fallo.mensaje), cabeceras: fallo.cabeceras)
+        } catch let fallo as Fallo {
+            respuesta = Self.json(Self.estado(de: fallo.codigo), MensajeJSON(error: fallo.mensaje))
+        } catch {
+            let fallo = Fallo.deBaseDeDatos(error, ruta: "")
+            respuesta = Self.json(503, MensajeJSON(error: fallo.mensaje))
+        }
+        respuesta.headers = Self.cabecerasComunes + respuesta.headers
+        return respuesta
+    }
+
+    /// The CLI's exit codes as HTTP statuses.
+    static func estado(de codigo: CodigoDeSalida) -> Int {
+        switch codigo {
+        case .noEncontrado: 404
+        case .uso, .datos: 422
+        case .canalNoDisponible, .entradaSalida: 503
+        default: 500
+        }
+    }
+
+    // MARK: - Checks
+
+    private func comprobarHost(_ peticion: HTTPRequest) throws(FalloWeb) {
+        let hosts = ComandoServir.hosts(direccion: direccion, puerto: peticion.serverPort)
+        guard let host = peticion.header("host"), hosts.contains(host.lowercased()) else {
+            throw FalloWeb(
+                421,
+                "Esta petición no es para este servidor (Host «\(TextoSeguro.limpio(peticion.header("host") ?? ""))»)."
+            )
+        }
+    }
+
+    /// A change must come from a page of this server: same origin, and its key.
+    private func comprobarOrigen(_ peticion: HTTPRequest) throws(FalloWeb) {
+        let origen = peticion.header("origin") ?? ""
+        guard let host = peticion.header("host"), origen == "http://" + host else {
+            throw FalloWeb(
+                403,
+                "Petición rechazada: no viene de una página de este servidor (Origin «\(TextoSeguro.limpio(origen))»)."
+            )
+        }
+        guard let clave = peticion.header("x-marcador-token"), Self.iguales(clave, token) else {
+            throw FalloWeb(403, "Petición rechazada: falta la clave de la página o no es la suya.")
+        }
+    }
+
+    /// Compares without stopping at the first difference, so timing does not reveal the key.
+    private static func iguales(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    // MARK: - Routes
+
+    private func encaminar(_ peticion: HTTPRequest) throws -> HTTPResponse {
+        let partes = peticion.path.split(separator: "/", omittingEmptySubsequences: false)
+            .dropFirst().map(String.init)
+        let lectura = peticion.method == .get || peticion.method == .head
+        switch (partes.first ?? "", partes.count) {
+        case ("", 1):
+            try metodo(peticion, lectura)
+            return try pagina("index.html", [:])
+        case ("partidos", 2):
+            try metodo(peticion, lectura)
+            let id = try numeroDePartido(partes[1])
+            _ = try PartidosSQLite(queue).partidoExistente(id)
+            return try pagina("partido.html", ["PARTIDO": String(id)])
+        case ("eventos", 1):
+            try metodo(peticion, lectura)
+            return .eventStream(lastEventID: try ultimoEventoVisto(peticion))
+        case ("imagenes", 2):
+            try metodo(peticion, lectura)
+            return try imagen(partes[1])
+        case ("api", _):
+            return try api(peticion, Array(partes.dropFirst()))
+        case (let nombre, 1) where Paginas.estatico(nombre) != nil:
+            try metodo(peticion, lectura)
+            let fichero = Paginas.estatico(nombre)!
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", Paginas.tipo(nombre))],
+                body: fichero.bytes)
+        default:
+            throw FalloWeb(404, "No existe «\(TextoSeguro.limpio(peticion.path))».")
+        }
+    }
+
+    private func api(_ peticion: HTTPRequest, _ partes: [String]) throws -> HTTPResponse {
+        let lectura = peticion.method == .get || peticion.method == .head
+        switch (partes.first ?? "", partes.count) {
+        case ("partidos", 1):
+            try metodo(peticion, lectura)
+            return try listaDePartidos()
+        case ("ajustes", 1):
+            try metodo(peticion, lectura)
+            return Self.json(200, AjustesDePantallaJSON(try PartidosSQLite(queue).ajustes()))
+        case ("partidos", 2):
+            try metodo(peticion, lectura)
+            return try fichaDePartido(try numeroDePartido(partes[1]))
+        case ("partidos", 3):
+            try metodo(peticion, peticion.method == .post, permitido: "POST")
+            try comprobarOrigen(peticion)
+            let id = try numeroDePartido(partes[1])
+            switch partes[2] {
+            case "jugar": return try jugar(id, peticion)
+            case "gol-a-mano": return try golAMano(id, peticion)
+            case "ajustes": return try cambiarAjustes(id, peticion)
+            default: break
+            }
+        default: break
+        }
+        throw FalloWeb(404, "No existe «\(TextoSeguro.limpio(peticion.path))».")
+    }
+
+    private func metodo(_ peticion: HTTPRequest, _ vale: Bool, permitido: String = "GET")
+        throws(FalloWeb)
+    {
+        guard vale else {
+            throw FalloWeb(
+                405, "«\(peticion.method.rawValue)» no vale aquí: usa \(permitido).",
+                cabeceras: [("Allow", permitido == "GET" ? "GET, HEAD" : permitido)])
+        }
+    }
+
+    private func numeroDePartido(_ texto: String) throws(FalloWeb) -> Int {
+        guard let id = Int(texto), id > 0, String(id) == texto else {
+            throw FalloWeb(
+                404, "«\(TextoSeguro.limpio(texto))» no es un número de partido (1, 2, 3…).")
+        }
+        return id
+    }
+
+    /// `Last-Event-ID` (the browser reconnecting) or `?desde=` (a page that just loaded its
+    /// state, or reloaded): the last event it has.
+    private func ultimoEventoVisto(_ peticion: HTTPRequest) throws(FalloWeb) -> Int? {
+        guard let texto = peticion.header("last-event-id") ?? peticion.query["desde"] else {
+            return nil
+        }
+        guard let id = Int(texto), id >= 0 else {
+            throw FalloWeb(400, "«\(TextoSeguro.limpio(texto))» no es un número de evento.")
+        }
+        return id
+    }
+
+    // MARK: - Pages and files
+
+    private func pagina(_ nombre: String, _ valores: [String: String]) throws -> HTTPResponse {
+        let bytes = Paginas.plantilla(nombre, valores.merging(["TOKEN": token]) { a, _ in a })
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: bytes)
+    }
+
+    /// A notice's fetched attachment, only from the dispatcher's own folder.
+    private func imagen(_ texto: String) throws -> HTTPResponse {
+        guard let id = Int(texto), let carpeta = carpetaDeAdjuntos,
+            let ruta = try CambiosSQLite(queue).imagen(de: id), ruta.hasPrefix(carpeta + "/"),
+            !ruta.contains("/../"),
+            let bytes = leerFichero(ruta, maximo: TipoDeAdjunto.limiteMaximo),
+            let tipo = TipoDeAdjunto.detectar(bytes)
+        else { throw FalloWeb(404, "No existe la imagen «\(TextoSeguro.limpio(texto))».") }
+        return HTTPResponse(status: 200, headers: [("Content-Type", tipo.mime)], body: bytes)
+    }
+
+    // MARK: - API
+
+    private func listaDePartidos() throws -> HTTPResponse {
+        // The cursor first: a change committed after it is replayed to the page, so it can
+        // arrive twice (harmless: events carry whole states), never go missing.
+        let cursor = try CambiosSQLite(queue).ultimo()
+        let lista = try PartidosSQLite(queue).resumenes().map(PartidoJSON.init)
+        return Self.json(200, lista, cabeceras: [("X-Ultimo-Evento", String(cursor))])
+    }
+
+    private func fichaDePartido(_ id: Int) throws -> HTTPResponse {
+        let cursor = try CambiosSQLite(queue).ultimo()
+        let repositorio = PartidosSQLite(queue)
+        let partido = try repositorio.partidoExistente(id)
+        let ajustes = try repositorio.ajustes()
+        let ultima = try EjecucionesSQLite(queue).ultima(partido: id)
+        let situacion = PantallaJSON(
+            partido: partido, ejecucion: ultima?.id,
+            estado: ultima?.estadoDelPartido ?? .sinEmpezar,
+            minuto: ultima?.minuto ?? 0,
+            duracion: ultima.map(\.duracion)
+                ?? partido.duracionPorDefecto(ajuste: ajustes.duracion),
+            goles: ultima?.goles ?? .cero, golesAMano: ultima?.golesAMano ?? .cero,
+            ultimoAviso: ultima?.ultimoAviso ?? "ninguno")
+        let ficha = FichaDePantallaJSON(
+            id: id, local: partido.local.nombre, visitante: partido.visitante.nombre,
+            competicion: partido.competicion, duracionesPermitidas: partido.duracionesPermitidas,
+            situacion: situacion, ajustes: AjustesDePantallaJSON(ajustes), cursor: cursor)
+        return Self.json(200, ficha, cabeceras: [("X-Ultimo-Evento", String(cursor))])
+    }
+
+    private struct CuerpoDeJugar: Decodable {
+        var msPorMinuto: Int?
+    }
+
+    private func jugar(_ id: Int, _ peticion: HTTPRequest) throws -> HTTPResponse {
+        let cuerpo = try leer(CuerpoDeJugar.self, peticion, vacioVale: true)
+        let repositorio = PartidosSQLite(queue)
+        let partido = try repositorio.partidoExistente(id)
+        let ms = try cuerpo?.msPorMinuto ?? repositorio.ajustes().msPorMinuto
+        guard (0...600_000).contains(ms) else {
+            throw FalloWeb(422, "ms-por-minuto va de 0 a 600000, no «\(ms)».")
+        }
+        let partidos = self.partidos
+        Task { @MainActor in partidos.jugar(partido, msPorMinuto: ms) }
+        return Self.json(
+            202,
+            MensajeJSON(
+                mensaje:
+                    "El partido \(id) empieza: \(partido.local.nombre) contra \(partido.visitante.nombre)."
+            ))
+    }
+
+    private struct CuerpoDeGolAMano: Decodable {
+        var lado: String
+        var quitar: Bool?
+    }
+
+    private func golAMano(_ id: Int, _ peticion: HTTPRequest) throws -> HTTPResponse {
+        guard let cuerpo = try leer(CuerpoDeGolAMano.self, peticion, vacioVale: false) else {
+            throw FalloWeb(
+                400, "Falta el cuerpo: {\"lado\": \"local\"} o {\"lado\": \"visitante\"}.")
+        }
+        guard let lado = Lado(rawValue: cuerpo.lado) else {
+            throw FalloWeb(
+                422, "«\(TextoSeguro.limpio(cuerpo.lado))» no es un lado: «local» o «visitante».")
+        }
+        do {
+            let texto = try ComandoGolAMano.anotar(
+                partido: id, lado: lado, quitar: cuerpo.quitar ?? false, en: queue)
+            return Self.json(200, MensajeJSON(mensaje: texto))
+        } catch let fallo as Fallo where fallo.codigo == .uso {
+            throw FalloWeb(409, fallo.mensaje)
+        }
+    }
+
+    private struct CuerpoDeAjustes: Decodable {
+        var duracion: Int?
+        var silencio: Bool?
+        var avisos: Bool?
+    }
+
+    private func cambiarAjustes(_ id: Int, _ peticion: HTTPRequest) throws -> HTTPResponse {
+        guard let cuerpo = try leer(CuerpoDeAjustes.self, peticion, vacioVale: false) else {
+            throw FalloWeb(400, "Falta el cuerpo: {\"duracion\": 60}, {\"silencio\": true}…")
+        }
+        let repositorio = PartidosSQLite(queue)
+        _ = try repositorio.partidoExistente(id)
+        if let duracion = cuerpo.duracion, !Duracion.ajustables.contains(duracion) {
+            throw FalloWeb(422, Duracion.ajusteNoValido(String(duracion)))
+        }
+        var lineas: [String] = []
+        if cuerpo.silencio != nil || cuerpo.avisos != nil {
+            var ajustes = try repositorio.ajustes()
+            if let silencio = cuerpo.silencio {
+                ajustes.sinAvisosEnPrimerPlano = silencio
+                lineas.append(AjusteSilencio.texto(silencio))
+            }
+            if let avisos = cuerpo.avisos {
+                ajustes.avisosPermitidos = avisos
+                lineas.append(avisos ? "Avisos de gol: activados" : "Avisos de gol: desactivados")
+            }
+            try repositorio.guardar(ajustes)
+            if cuerpo.avisos == true, let linea = try Self.asegurarCanalDelNavegador(queue) {
+                lineas.append(linea)
+            }
+        }
+        if let duracion = cuerpo.duracion {
+            // Like `ajustes duracion`: the runs following the setting (this server's too, which
+            // the wake-up reaches through SIGUSR1) start again from zero.
+            let afectadas = try ControlDeEjecuciones.cambiarDuracion(
+                duracion, en: EjecucionesSQLite(queue), propietario: .actual,
+                despertar: { $0.propietario.despertar() })
+            lineas += AjusteDuracion.texto(duracion, afectadas: afectadas)
+        }
+        return Self.json(200, MensajeJSON(mensaje: lineas.joined(separator: " ")))
+    }
+
+    /// A page that turns notifications on wants them in the browser: the `navegador` channel
+    /// is added when there is none, as the user's own gesture (the permission button).
+    private static func asegurarCanalDelNavegador(_ queue: DatabaseQueue) throws -> String? {
+        let buzon = BuzonSQLite(queue)
+        guard try !buzon.canales().contains(where: { $0.tipo == .navegador }) else { return nil }
+        let nombre = TipoDeCanal.navegador.rawValue
+        let canal = CanalConfigurado(nombre: nombre, tipo: .navegador, ajustes: "{}")
+        guard try buzon.guardar(canal, reemplazar: false) else { return nil }
+        return "Canal «\(nombre)» añadido."
+    }
+
+    /// The JSON body as `T`; `nil` when it is empty and that is allowed.
+    private func leer<T: Decodable>(_ tipo: T.Type, _ peticion: HTTPRequest, vacioVale: Bool)
+        throws -> T?
+    {
+        if peticion.body.isEmpty {
+            guard vacioVale else { return nil }
+            return nil
+        }
+        let tipoDeContenido = peticion.header("content-type") ?? ""
+        guard tipoDeContenido.lowercased().hasPrefix("application/json") else {
+            throw FalloWeb(400, "El cuerpo debe ser JSON (Content-Type: application/json).")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(peticion.body))
+        } catch {
+            throw FalloWeb(400, "El cuerpo no es el JSON que se esperaba.")
+        }
+    }
+
+    static func json<T: Encodable>(_ estado: Int, _ valor: T, cabeceras: [(String, String)] = [])
+        -> HTTPResponse
+    {
+        let texto = (try? documentoJSON(valor, legible: false)) ?? "{}"
+        return HTTPResponse(
+            status: estado,
+            headers: [("Content-Type", "application/json; charset=utf-8")] + cabeceras,
+            body: Array(texto.utf8))
+    }
+}
+
+/// An answer other than 200, with its Spanish sentence.
+struct FalloWeb: Error {
+    var estado: Int
+    var mensaje: String
+    var cabeceras: [(String, String)] = []
+
+    init(_ estado: Int, _ mensaje: String, cabeceras: [(String, String)] = []) {
+        self.estado = estado
+        self.mensaje = mensaje
+        self.cabeceras = cabeceras
+    }
+}

@@ -1,0 +1,81 @@
+import Torneo
+
+/// How a match stands on the screen: the body of `GET /api/partidos/{id}` and the data of
+/// each `partido` event, so the page draws both the same way.
+struct PantallaJSON: Encodable {
+    var partido: Int
+    var ejecucion: Int?
+    var estado: String
+    var estadoTexto: String
+    var minuto: Int
+    var duracion: Int
+    var marcador: String
+    var golesDelGuion: String
+    var golesAMano: String
+    var ultimoAviso: String
+    /// The script's goals scored so far, in playing order.
+    var goles: [ComandoPartido.GolJSON]
+
+    init(
+        partido: Partido, ejecucion: Int?, estado: EstadoDelPartido, minuto: Int, duracion: Int,
+        goles: Marcador, golesAMano: Marcador, ultimoAviso: String
+    ) {
+        self.partido = partido.id
+        self.ejecucion = ejecucion
+        self.estado = estado.clave
+        self.estadoTexto = estado.texto
+        self.minuto = minuto
+        self.duracion = duracion
+        self.marcador = (goles + golesAMano).description
+        self.golesDelGuion = goles.description
+        self.golesAMano = golesAMano.description
+        self.ultimoAviso = ultimoAviso
+        self.goles =
+            estado == .sinEmpezar
+            ? [] : ComandoPartido.linea(partido, duracion: duracion, hastaElMinuto: minuto)
+    }
+}
+
+/// The body of `GET /api/partidos/{id}`: the match, how it stands, the settings the screen
+/// changes, and the id of the newest event (where the page starts listening).
+struct FichaDePantallaJSON: Encodable {
+    var id: Int
+    var local: String
+    var visitante: String
+    var competicion: String?
+    var duracionesPermitidas: [Int]
+    var situacion: PantallaJSON
+    var ajustes: AjustesDePantallaJSON
+    var cursor: Int
+}
+
+/// The settings the screen shows and changes (data of the `ajustes` event too).
+struct AjustesDePantallaJSON: Encodable {
+    var duracion: Int
+    var msPorMinuto: Int
+    var silencio: Bool
+    var avisos: Bool
+
+    init(_ ajustes: Ajustes) {
+        duracion = ajustes.duracion
+        msPorMinuto = ajustes.msPorMinuto
+        silencio = ajustes.sinAvisosEnPrimerPlano
+        avisos = ajustes.avisosPermitidos ?? false
+    }
+}
+
+/// The data of a `notificacion` event: what the Service Worker shows.
+struct NotificacionJSON: Encodable {
+    var partido: Int?
+    var identificador: String
+    var titulo: String
+    var cuerpo: String
+    /// Where the server serves the fetched attachment, when there is one.
+    var imagen: String?
+}
+
+/// `{"error": "…"}`, `{"mensaje": "…"}`: the CLI's sentences as API bodies.
+struct MensajeJSON: Encodable {
+    var mensaje: String?
+    var error: String?
+}

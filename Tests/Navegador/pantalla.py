@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The screen of `marcador servir` in real headless Chromium (DESIGN §11).
+
+Usage: pantalla.py URL_BASE CARPETA_DE_CAPTURAS RESULTADO.json
+
+Grants the notification permission through the DevTools command Browser.grantPermissions,
+opens partido 1, presses the permission button and Jugar, reloads in the middle of the
+match, waits for 3-2 and reads the notifications shown back with getNotifications(); then
+turns quiet mode on, plays again and expects the in-page banner instead of notifications.
+Writes what it saw as JSON; the Swift test decides what is right.
+"""
+import json
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+base, capturas, salida = sys.argv[1], sys.argv[2], sys.argv[3]
+resultado = {"pasos": []}
+
+
+def paso(texto):
+    resultado["pasos"].append(texto)
+
+
+def esperar(condicion, limite=30, cada=0.02):
+    fin = time.monotonic() + limite
+    while time.monotonic() < fin:
+        valor = condicion()
+        if valor:
+            return valor
+        time.sleep(cada)
+    return condicion()
+
+
+opciones = webdriver.ChromeOptions()
+for argumento in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--window-size=1280,900", "--lang=es"):
+    opciones.add_argument(argumento)
+navegador = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opciones)
+try:
+    navegador.execute_cdp_cmd(
+        "Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]})
+    navegador.set_script_timeout(20)
+
+    # The list, live.
+    navegador.get(base + "/")
+    esperar(lambda: navegador.find_elements(By.CSS_SELECTOR, "#partidos li"))
+    resultado["filas"] = [
+        e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#partidos li")]
+    navegador.save_screenshot(capturas + "/lista.png")
+    pintura = navegador.execute_script(
+        "const p = performance.getEntriesByType('paint')"
+        ".find(e => e.name === 'first-contentful-paint'); return p ? p.startTime : null;")
+    resultado["primerPintadoListaMs"] = pintura
+
+    # The match screen.
+    navegador.get(base + "/partidos/1")
+    esperar(lambda: navegador.execute_script("return document.body.dataset.listo === 'si'"))
+    resultado["primerPintadoPartidoMs"] = navegador.execute_script(
+        "const p = performance.getEntriesByType('paint')"
+        ".find(e => e.name === 'first-contentful-paint'); return p ? p.startTime : null;")
+    resultado["pesoBytes"] = navegador.execute_script(
+        "const n = performance.getEntriesByType('navigation')[0];"
+        "return n.encodedBodySize + performance.getEntriesByType('resource')"
+        ".filter(r => r.initiatorType !== 'xmlhttprequest' && r.initiatorType !== 'fetch'"
+        " && r.initiatorType !== 'other')"
+        ".reduce((s, r) => s + r.encodedBodySize, 0);")
+    resultado["recursos"] = navegador.execute_script(
+        "return performance.getEntriesByType('resource').map(r => [r.name, r.encodedBodySize, r.initiatorType]);")
+    navegador.find_element(By.ID, "permiso").click()
+    resultado["permiso"] = esperar(
+        lambda: navegador.find_element(By.ID, "permiso-estado").text, limite=10)
+    resultado["permisoDelNavegador"] = navegador.execute_script("return Notification.permission")
+    esperar(lambda: navegador.execute_script(
+        "return navigator.serviceWorker.controller !== null || true"))
+    navegador.find_element(By.ID, "jugar").click()
+    paso("jugar")
+
+    # Reload in the middle of the match (after 10', before 35').
+    esperar(lambda: 15 <= int(navegador.find_element(By.ID, "minuto").text or 0) < 35,
+            cada=0.005)
+    resultado["minutoDeLaRecarga"] = int(navegador.find_element(By.ID, "minuto").text)
+    navegador.refresh()
+    paso("recarga")
+    esperar(lambda: navegador.execute_script("return document.body.dataset.listo === 'si'"))
+    esperar(lambda: navegador.find_element(By.ID, "estado").text == "Partido terminado")
+    resultado["marcador"] = navegador.find_element(By.ID, "marcador").text
+    resultado["estado"] = navegador.find_element(By.ID, "estado").text
+    resultado["goles"] = [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goles li")]
+    resultado["ultimoAviso"] = navegador.find_element(By.ID, "ultimo-aviso").text
+    navegador.save_screenshot(capturas + "/partido.png")
+    leer = (
+        "const listo = arguments[arguments.length - 1];"
+        "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+        ".then(ns => listo(ns.map(n => ({titulo: n.title, cuerpo: n.body, tag: n.tag}))))"
+        ".catch(e => listo({error: String(e)}));")
+    time.sleep(0.3)
+    resultado["notificaciones"] = navegador.execute_async_script(leer)
+
+    # Quiet mode: with the page in view, a banner instead of notifications.
+    navegador.execute_async_script(
+        "const listo = arguments[arguments.length - 1];"
+        "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+        ".then(ns => { ns.forEach(n => n.close()); listo(true); });")
+    navegador.find_element(By.ID, "silencio").click()
+    esperar(lambda: navegador.find_element(By.ID, "silencio").is_selected())
+    time.sleep(0.2)
+    navegador.find_element(By.ID, "jugar").click()
+    paso("jugar en silencio")
+    banner = esperar(lambda: navegador.find_element(By.ID, "banner").is_displayed()
+                     and navegador.find_element(By.ID, "banner").text, limite=20, cada=0.005)
+    resultado["banner"] = banner
+    esperar(lambda: navegador.find_element(By.ID, "estado").text == "Partido terminado")
+    time.sleep(0.3)
+    resultado["notificacionesEnSilencio"] = navegador.execute_async_script(leer)
+
+    # A phone-width screen.
+    navegador.set_window_size(360, 800)
+    time.sleep(0.2)
+    resultado["anchoDelDocumento"] = navegador.execute_script(
+        "return document.documentElement.scrollWidth")
+    navegador.save_screenshot(capturas + "/partido-360.png")
+    resultado["erroresDeConsola"] = [
+        e["message"] for e in navegador.get_log("browser") if e.get("level") == "SEVERE"]
+finally:
+    navegador.quit()
+    with open(salida, "w", encoding="utf-8") as fichero:
+        json.dump(resultado, fichero, ensure_ascii=False, indent=2)
