@@ -29,7 +29,7 @@ public enum Semillas {
         }
         try db.execute(
             "INSERT OR REPLACE INTO ajuste (clave, valor) VALUES (?, '1')", claveCargadas)
-        try CambiosSQLite.anotar(.partidos, en: db)
+        try RegistroDeCambios.anotar(.partidos, en: db)
     }
 
     static func cargadas(en db: Database) throws -> Bool {

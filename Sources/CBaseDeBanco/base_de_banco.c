@@ -33,7 +33,8 @@ static const char *const sql[SENTENCIAS] = {
     [INSERTAR_EJECUCION] =
         "INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija, ms_por_minuto, "
         "estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida) "
-        "VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)",
+        "VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?) "
+        "RETURNING id",
     [MINUTO] =
         "UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?, "
         "latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
@@ -46,9 +47,10 @@ static const char *const sql[SENTENCIAS] = {
     [CANALES_ACTIVOS] = "SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre",
     [FILTROS] = "SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor",
     [INSERTAR_AVISO] =
-        "INSERT OR IGNORE INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo, "
+        "INSERT INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo, "
         "cuerpo, minuto, anadido, jugador, equipo, marcador_local, marcador_visitante, adjunto, "
-        "creado) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "creado) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING RETURNING id",
     [INSERTAR_ENTREGA] =
         "INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento, "
         "ultimo_error) VALUES (?, ?, ?, ?, ?, ?)",
@@ -146,6 +148,17 @@ static int correr(sqlite3_stmt *s) {
     return codigo == SQLITE_DONE ? 0 : codigo;
 }
 
+/// Steps an `INSERT … RETURNING id` and resets it: the id, or -1 when nothing was inserted.
+static sqlite3_int64 insertar(sqlite3_stmt *s, int *codigo) {
+    sqlite3_int64 id = -1;
+    int paso;
+    while ((paso = sqlite3_step(s)) == SQLITE_ROW) id = sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    *codigo = paso == SQLITE_DONE ? 0 : paso;
+    return id;
+}
+
 #define T(texto) sqlite3_bind_text(s, i++, (texto), -1, SQLITE_TRANSIENT)
 #define I(valor) sqlite3_bind_int64(s, i++, (valor))
 #define D(valor) sqlite3_bind_double(s, i++, (valor))
@@ -162,8 +175,8 @@ int marcador_base_partido(
     if ((codigo = correr(base->s[AJUSTES]))) return codigo;
     s = base->s[INSERTAR_EJECUCION]; i = 1;
     I(partido); T("c0de1"); I(90); I(0); I(0); I(1); I(1); T(""); N();
-    if ((codigo = correr(s))) return codigo;
-    sqlite3_int64 ejecucion = sqlite3_last_insert_rowid(base->db);
+    sqlite3_int64 ejecucion = insertar(s, &codigo);
+    if (codigo) return codigo;
     if ((codigo = correr(base->s[COMMIT]))) return codigo;
 
     int local = 0, visitante = 0, siguiente = 0;
@@ -195,9 +208,9 @@ int marcador_base_partido(
                 I(ejecucion); I(partido); T("gol"); T(goles[g].identificador); T("¡Gol!");
                 T(goles[g].cuerpo); I(goles[g].minuto); I(goles[g].anadido); T(goles[g].jugador);
                 T(goles[g].equipo); I(local); I(visitante); N(); D(ahora);
-                if ((codigo = correr(s))) return codigo;
-                if (sqlite3_changes(base->db) != 1) continue;
-                sqlite3_int64 aviso = sqlite3_last_insert_rowid(base->db);
+                sqlite3_int64 aviso = insertar(s, &codigo);
+                if (codigo) return codigo;
+                if (aviso < 0) continue;
                 for (int c = 0; c < cuantos; c++) {
                     s = base->s[INSERTAR_ENTREGA]; i = 1;
                     I(aviso); T(canales[c]); I(ejecucion); T("pendiente"); D(ahora); N();

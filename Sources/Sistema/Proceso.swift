@@ -25,6 +25,16 @@ extension Propietario {
         return inicio == 0 || leido.inicio == inicio
     }
 
+    /// Whether the owner of a run still plays it: the operating system says so on this host;
+    /// on another (a shared PostgreSQL store) only the heartbeat can, which a living owner
+    /// writes with every minute it plays: older than three minutes of play (and 30 s), it is
+    /// gone and the run is «Interrumpido».
+    public func sigueVivo(latidoHace segundos: Double?, msPorMinuto: Int) -> Bool {
+        if esDeEsteAnfitrion { return estaVivo }
+        guard let segundos else { return false }
+        return segundos <= Swift.max(30, 3 * Double(msPorMinuto) / 1000)
+    }
+
     /// Whether this process runs on this host (so signals reach it).
     public var esDeEsteAnfitrion: Bool {
         anfitrion.isEmpty || anfitrion == Propietario.actual.anfitrion

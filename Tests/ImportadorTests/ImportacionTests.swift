@@ -16,11 +16,11 @@ struct ImportacionTests {
     }
 
     @discardableResult
-    func importar(_ nombre: String) throws -> ImportacionSQLite.Resumen {
+    func importar(_ nombre: String) throws -> ResumenDeImportacion {
         let competicion = try LectorOpenFootball.leer(
             try Datos.bytes(nombre), nombrePorDefecto: nombre)
         let entradas = competicion.partidos.map { p in
-            ImportacionSQLite.Entrada(
+            EntradaDeImportacion(
                 clave: p.clave(competicion: competicion.nombre), local: p.local,
                 visitante: p.visitante,
                 competicion: competicion.nombre, ronda: p.ronda, fecha: p.fecha, hora: p.hora,

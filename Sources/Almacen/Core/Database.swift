@@ -3,7 +3,9 @@ import CSQLite
 /// One SQLite connection. Not thread-safe by itself: owners keep it behind a lock or an actor.
 ///
 /// Every value goes through a bound parameter; SQL text is never built from data.
-public final class Database {
+public final class Database: BaseSQL {
+    public var dialecto: Dialecto { .sqlite }
+
     let handle: OpaquePointer
     /// The file this connection opened (`:memory:` for an in-memory database).
     public let path: String
@@ -109,6 +111,12 @@ public final class Database {
     public func forEachRow(
         _ sql: String, _ arguments: any DatabaseValueConvertible...,
         body: (Row) throws -> Void
+    ) throws {
+        try forEachRow(sql, arguments: arguments, body: body)
+    }
+
+    public func forEachRow(
+        _ sql: String, arguments: [any DatabaseValueConvertible], body: (Row) throws -> Void
     ) throws {
         let statement = try statement(sql)
         try statement.bind(arguments)

@@ -10,7 +10,7 @@ import Synchronization
 /// `write` are not escaping, so no reference to it outlives the lock. SQLite allows a
 /// connection opened in multi-thread mode (`SQLITE_OPEN_NOMUTEX`) to move between threads as
 /// long as no two use it at once (https://www.sqlite.org/threadsafe.html).
-public final class DatabaseQueue: @unchecked Sendable {
+public final class DatabaseQueue: ColaSQL, @unchecked Sendable {
     private let lock = Mutex(())
     private let database: Database
     public let path: String

@@ -2,7 +2,7 @@ import CSQLite
 
 /// The current row of a stepping statement; valid only until the next step.
 /// Reading a `Row` after its statement stepped again reads the new row: map rows straight away.
-public struct Row {
+public struct Row: FilaSQL {
     let handle: OpaquePointer
 
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }

@@ -51,7 +51,7 @@ struct ComandoImportar: Comando {
             escribirEnStderr("advertencia: \(TextoSeguro.limpio(aviso))\n")
         }
         let entradas = competicion.partidos.map { partido in
-            ImportacionSQLite.Entrada(
+            EntradaDeImportacion(
                 clave: partido.clave(competicion: competicion.nombre), local: partido.local,
                 visitante: partido.visitante, competicion: competicion.nombre, ronda: partido.ronda,
                 fecha: partido.fecha, hora: partido.hora, grupo: partido.grupo,

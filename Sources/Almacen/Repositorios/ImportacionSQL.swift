@@ -1,61 +1,17 @@
 import Torneo
 
 /// Stores imported matches all or nothing, skipping those already present (natural key).
-public struct ImportacionSQLite: Sendable {
-    public let queue: DatabaseQueue
+public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
+    public let queue: Cola
 
-    public init(_ queue: DatabaseQueue) { self.queue = queue }
-
-    /// What an import did (or, in a dry run, would do).
-    public struct Resumen: Sendable, Hashable {
-        public var nuevos = 0
-        public var yaEstaban = 0
-        public var sinGoles = 0
-        public var conAvisos = 0
-        public var goles = 0
-    }
-
-    /// A match ready to store, whatever format it came from.
-    public struct Entrada: Sendable {
-        public var clave: String
-        public var local: String
-        public var visitante: String
-        public var competicion: String
-        public var ronda, fecha, hora, grupo, estadio: String?
-        public var finalDelPartido, trasLaProrroga, penaltis: Marcador?
-        public var tieneProrroga: Bool
-        public var goles: [Gol]?
-        public var conAvisos: Bool
-
-        public init(
-            clave: String, local: String, visitante: String, competicion: String, ronda: String?,
-            fecha: String?, hora: String?, grupo: String?, estadio: String?,
-            finalDelPartido: Marcador?,
-            trasLaProrroga: Marcador?, penaltis: Marcador?, tieneProrroga: Bool, goles: [Gol]?,
-            conAvisos: Bool
-        ) {
-            self.clave = clave
-            self.local = local
-            self.visitante = visitante
-            self.competicion = competicion
-            self.ronda = ronda
-            self.fecha = fecha
-            self.hora = hora
-            self.grupo = grupo
-            self.estadio = estadio
-            self.finalDelPartido = finalDelPartido
-            self.trasLaProrroga = trasLaProrroga
-            self.penaltis = penaltis
-            self.tieneProrroga = tieneProrroga
-            self.goles = goles
-            self.conAvisos = conAvisos
-        }
-    }
+    public init(_ queue: Cola) { self.queue = queue }
 
     /// Imports `entradas` in one transaction; with `soloComprobar` nothing is written.
-    public func importar(_ entradas: [Entrada], soloComprobar: Bool) throws -> Resumen {
-        let cuerpo = { (db: Database) throws -> Resumen in
-            var resumen = Resumen()
+    public func importar(_ entradas: [EntradaDeImportacion], soloComprobar: Bool) throws
+        -> ResumenDeImportacion
+    {
+        let cuerpo = { (db: Cola.Base) throws -> ResumenDeImportacion in
+            var resumen = ResumenDeImportacion()
             for entrada in entradas {
                 if try db.scalarInt("SELECT id FROM partido WHERE clave = ?", entrada.clave) != nil
                 {
@@ -68,37 +24,39 @@ public struct ImportacionSQLite: Sendable {
                 resumen.goles += entrada.goles?.count ?? 0
                 if !soloComprobar { try Self.insertar(entrada, db) }
             }
-            if !soloComprobar && resumen.nuevos > 0 { try CambiosSQLite.anotar(.partidos, en: db) }
+            if !soloComprobar && resumen.nuevos > 0 {
+                try RegistroDeCambios.anotar(.partidos, en: db)
+            }
             return resumen
         }
         return soloComprobar ? try queue.read(cuerpo) : try queue.write(cuerpo)
     }
 
-    private static func equipo(_ nombre: String, _ db: Database) throws -> Int {
-        try db.execute("INSERT OR IGNORE INTO equipo (nombre) VALUES (?)", nombre)
+    private static func equipo(_ nombre: String, _ db: some BaseSQL) throws -> Int {
+        try db.execute("INSERT INTO equipo (nombre) VALUES (?) ON CONFLICT DO NOTHING", nombre)
         return try db.scalarInt("SELECT id FROM equipo WHERE nombre = ?", nombre)!
     }
 
-    private static func insertar(_ entrada: Entrada, _ db: Database) throws {
+    private static func insertar(_ entrada: EntradaDeImportacion, _ db: some BaseSQL) throws {
         let local = try equipo(entrada.local, db)
         let visitante = try equipo(entrada.visitante, db)
-        try db.execute(
+        let partido = try db.scalarInt(
             """
             INSERT INTO partido (local_id, visitante_id, competicion, prorroga, ronda, fecha, hora, grupo,
                 estadio, ft_local, ft_visitante, et_local, et_visitante, penaltis_local,
                 penaltis_visitante, con_guion, clave)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING id
             """, local, visitante, entrada.competicion, entrada.tieneProrroga, entrada.ronda,
             entrada.fecha,
             entrada.hora, entrada.grupo, entrada.estadio, entrada.finalDelPartido?.local,
             entrada.finalDelPartido?.visitante, entrada.trasLaProrroga?.local,
             entrada.trasLaProrroga?.visitante, entrada.penaltis?.local, entrada.penaltis?.visitante,
             entrada.goles != nil, entrada.clave)
-        let partido = db.lastInsertedRowID
         for (orden, gol) in (entrada.goles ?? []).enumerated() {
             let equipoDelJugador = try equipo(gol.jugador.equipo.nombre, db)
             try db.execute(
-                "INSERT OR IGNORE INTO jugador (nombre, equipo_id) VALUES (?, ?)",
+                "INSERT INTO jugador (nombre, equipo_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 gol.jugador.nombre,
                 equipoDelJugador)
             let jugador = try db.scalarInt(
@@ -132,3 +90,61 @@ public struct ImportacionSQLite: Sendable {
         }
     }
 }
+
+/// Imported matches into a store (`importar`).
+public protocol Importacion: Sendable {
+    /// Imports `entradas` in one transaction; with `soloComprobar` nothing is written.
+    func importar(_ entradas: [EntradaDeImportacion], soloComprobar: Bool) throws
+        -> ResumenDeImportacion
+    /// The file's result of an imported match (`nil` for hand-made ones).
+    func resultadoEsperado(partido: Int) throws -> Marcador?
+}
+
+/// What an import did (or, in a dry run, would do).
+public struct ResumenDeImportacion: Sendable, Hashable {
+    public var nuevos = 0
+    public var yaEstaban = 0
+    public var sinGoles = 0
+    public var conAvisos = 0
+    public var goles = 0
+}
+
+/// A match ready to store, whatever format it came from.
+public struct EntradaDeImportacion: Sendable {
+    public var clave: String
+    public var local: String
+    public var visitante: String
+    public var competicion: String
+    public var ronda, fecha, hora, grupo, estadio: String?
+    public var finalDelPartido, trasLaProrroga, penaltis: Marcador?
+    public var tieneProrroga: Bool
+    public var goles: [Gol]?
+    public var conAvisos: Bool
+
+    public init(
+        clave: String, local: String, visitante: String, competicion: String, ronda: String?,
+        fecha: String?, hora: String?, grupo: String?, estadio: String?,
+        finalDelPartido: Marcador?,
+        trasLaProrroga: Marcador?, penaltis: Marcador?, tieneProrroga: Bool, goles: [Gol]?,
+        conAvisos: Bool
+    ) {
+        self.clave = clave
+        self.local = local
+        self.visitante = visitante
+        self.competicion = competicion
+        self.ronda = ronda
+        self.fecha = fecha
+        self.hora = hora
+        self.grupo = grupo
+        self.estadio = estadio
+        self.finalDelPartido = finalDelPartido
+        self.trasLaProrroga = trasLaProrroga
+        self.penaltis = penaltis
+        self.tieneProrroga = tieneProrroga
+        self.goles = goles
+        self.conAvisos = conAvisos
+    }
+}
+
+/// Imports into a SQLite database.
+public typealias ImportacionSQLite = ImportacionSQL<DatabaseQueue>

@@ -2,12 +2,12 @@ import Sistema
 import Torneo
 
 /// The log: each line goes to stderr when it happens and into `registro` with its time.
-public struct RegistroSQLite: Registro {
-    public let queue: DatabaseQueue
+public struct RegistroSQL<Cola: ColaSQL>: Registro {
+    public let queue: Cola
     /// Whether to echo lines to stderr (tests turn it off to keep their output clean).
     public let eco: Bool
 
-    public init(_ queue: DatabaseQueue, eco: Bool = true) {
+    public init(_ queue: Cola, eco: Bool = true) {
         self.queue = queue
         self.eco = eco
     }
@@ -45,8 +45,8 @@ public struct RegistroSQLite: Registro {
                     SELECT id, momento, partido_id, linea FROM registro
                     WHERE ?1 IS NULL OR partido_id = ?1
                     ORDER BY id DESC LIMIT ?2
-                ) ORDER BY id
-                """, partido, limite ?? -1
+                ) AS ultimas ORDER BY id
+                """, partido, limite ?? Int.max
             ) { fila in
                 LineaDeRegistro(
                     id: fila.int(0), momento: fila.string(1), partidoId: fila.optionalInt(2),
@@ -59,8 +59,11 @@ public struct RegistroSQLite: Registro {
 /// One stored log line.
 public struct LineaDeRegistro: Sendable, Hashable, Codable {
     public var id: Int
-    /// ISO 8601 UTC with milliseconds, as SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ')` writes it.
+    /// ISO 8601 UTC with milliseconds (`Dialecto.ahora`).
     public var momento: String
     public var partidoId: Int?
     public var linea: String
 }
+
+/// The log of a SQLite database.
+public typealias RegistroSQLite = RegistroSQL<DatabaseQueue>

@@ -1,19 +1,11 @@
 import Torneo
 
-/// `Cambios` over SQLite: the `cambio` table, written by triggers for runs (migration 0009),
-/// here for settings, lists and notices.
-public struct CambiosSQLite: Cambios {
-    public let queue: DatabaseQueue
+/// `Cambios` over a SQL store: the `cambio` table, written by triggers for runs (migration
+/// 0009), here for settings, lists and notices.
+public struct CambiosSQL<Cola: ColaSQL>: Cambios {
+    public let queue: Cola
 
-    public init(_ queue: DatabaseQueue) { self.queue = queue }
-
-    /// How many changes are kept (pruned by `MantenimientoSQLite`).
-    static let conservados = 20_000
-
-    /// Records a change that has no row of its own to describe it, in the caller's transaction.
-    static func anotar(_ clase: Cambio.Clase, en db: Database) throws {
-        try db.execute("INSERT INTO cambio (clase) VALUES (?)", clase.rawValue)
-    }
+    public init(_ queue: Cola) { self.queue = queue }
 
     public func ultimo() throws -> Int {
         // `sqlite_sequence` holds the last id handed out, even after pruning; max(id) is the
@@ -31,7 +23,8 @@ public struct CambiosSQLite: Cambios {
                 """
                 SELECT c.id, c.clase, c.partido_id, c.ejecucion_id, c.estado, c.minuto,
                     c.goles_local, c.goles_visitante, c.mano_local, c.mano_visitante, c.duracion,
-                    c.imagen, a.id IS NOT NULL, \(BuzonSQLite.columnasDeAviso(de: "a")), c.ultimo_aviso
+                    c.imagen, a.id IS NOT NULL, \(ConsultasDeAvisos.columnas(de: "a")),
+                    c.ultimo_aviso
                 FROM cambio c LEFT JOIN aviso a ON a.id = c.aviso_id
                 WHERE c.id > ? ORDER BY c.id LIMIT ?
                 """, id, limite
@@ -49,7 +42,7 @@ public struct CambiosSQLite: Cambios {
                         duracion: fila.int(10),
                         ultimoAviso: fila.optionalString(27) ?? "ninguno")
                 }
-                if fila.bool(12) { cambio.aviso = BuzonSQLite.aviso(fila, desde: 13).0 }
+                if fila.bool(12) { cambio.aviso = ConsultasDeAvisos.aviso(fila, desde: 13).0 }
                 return cambio
             }
         }
@@ -71,11 +64,27 @@ public struct CambiosSQLite: Cambios {
                 try db.execute(
                     """
                     INSERT INTO cambio (clase, partido_id, aviso_id, imagen)
-                    SELECT 'notificacion', nullif(?1, 0), id, ?4 FROM aviso
-                    WHERE identificador = ?2 AND ejecucion_id IS ?3
+                    SELECT 'notificacion', nullif(CAST(?1 AS BIGINT), 0), id, CAST(?4 AS TEXT)
+                    FROM aviso
+                    WHERE identificador = ?2
+                      AND (ejecucion_id = ?3 OR (ejecucion_id IS NULL AND CAST(?3 AS BIGINT) IS NULL))
                     ORDER BY id DESC LIMIT 1
                     """, aviso.partidoId, aviso.identificador, aviso.ejecucion, aviso.adjuntoLocal)
             }
         }
     }
 }
+
+/// The change log's plumbing shared by every repository that appends to it.
+enum RegistroDeCambios {
+    /// How many changes are kept (pruned by `MantenimientoSQL`).
+    static let conservados = 20_000
+
+    /// Records a change that has no row of its own to describe it, in the caller's transaction.
+    static func anotar(_ clase: Cambio.Clase, en db: some BaseSQL) throws {
+        try db.execute("INSERT INTO cambio (clase) VALUES (?)", clase.rawValue)
+    }
+}
+
+/// The change log of a SQLite database.
+public typealias CambiosSQLite = CambiosSQL<DatabaseQueue>

@@ -3,8 +3,8 @@ import Synchronization
 import Torneo
 
 /// The chronicle of one run of one match, written by the process that plays it.
-public final class CronicaSQLite: CronicaDelPartido {
-    public let queue: DatabaseQueue
+public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
+    public let queue: Cola
     public let partidoId: Int
     let propietario: Propietario
     let duracionFija: Bool
@@ -14,7 +14,7 @@ public final class CronicaSQLite: CronicaDelPartido {
     private let ejecucionId = Mutex<Int?>(nil)
 
     public init(
-        _ queue: DatabaseQueue, partidoId: Int, duracionFija: Bool,
+        _ queue: Cola, partidoId: Int, duracionFija: Bool,
         canalesPropios: [String] = [], propietario: Propietario = .actual,
         ahora: @escaping @Sendable () -> Double = segundosUnix
     ) {
@@ -31,7 +31,7 @@ public final class CronicaSQLite: CronicaDelPartido {
 
     private func idActual() -> Int {
         guard let id = ejecucion else {
-            preconditionFailure("CronicaSQLite used before empezar/reanudar")
+            preconditionFailure("CronicaSQL used before empezar/reanudar")
         }
         return id
     }
@@ -41,7 +41,7 @@ public final class CronicaSQLite: CronicaDelPartido {
         -> [EjecucionAjena]
     {
         let (id, detenidas) = try queue.write { db -> (Int, [EjecucionAjena]) in
-            let detenidas = try EjecucionesSQLite.detenerOtras(
+            let detenidas = try ConsultasDeEjecuciones.detenerOtras(
                 db, partido: partidoId, excepto: nil, propio: propietario)
             // A run that follows the setting is checked against it here, under the write
             // lock: if `ajustes duracion` changed it since the caller read it, the run starts
@@ -49,19 +49,20 @@ public final class CronicaSQLite: CronicaDelPartido {
             // new duration, exactly as if the change had come a moment later.
             var pedida: MotivoDeCancelacion?
             if !duracionFija {
-                let ajuste = try PartidosSQLite.ajustes(db).duracion
+                let ajuste = try ClaveDeAjuste.ajustes(db).duracion
                 if Duracion.segunAjuste(ajuste, conProrroga: partido.tieneProrroga) != duracion {
                     pedida = .duracion
                 }
             }
-            try db.execute(
+            let id = try db.scalarInt(
                 """
                 INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija, ms_por_minuto,
                     estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida)
-                VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)
+                VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, \(db.dialecto.ahora), ?)
+                RETURNING id
                 """, partidoId, codigo, duracion, duracionFija, msPorMinuto, propietario.pid,
                 propietario.inicio, propietario.anfitrion, pedida?.rawValue)
-            return (db.lastInsertedRowID, detenidas)
+            return (id ?? 0, detenidas)
         }
         ejecucionId.withLock { $0 = id }
         return detenidas
@@ -74,8 +75,8 @@ public final class CronicaSQLite: CronicaDelPartido {
             // cancelled, or playing for a process that is gone.
             guard
                 let actual = try db.row(
-                    "SELECT \(EjecucionesSQLite.columnas) FROM ejecucion e WHERE e.id = ?",
-                    ejecucion.id, map: { EjecucionesSQLite.ejecucion($0) }),
+                    "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
+                    ejecucion.id, map: { ConsultasDeEjecuciones.ejecucion($0) }),
                 try db.scalarInt(
                     "SELECT max(id) FROM ejecucion WHERE partido_id = ?", actual.partidoId)
                     == actual.id
@@ -84,13 +85,12 @@ public final class CronicaSQLite: CronicaDelPartido {
             case .cancelado, .interrumpido: break
             default: throw FalloDeEjecucion.noReanudable
             }
-            let detenidas = try EjecucionesSQLite.detenerOtras(
+            let detenidas = try ConsultasDeEjecuciones.detenerOtras(
                 db, partido: actual.partidoId, excepto: actual.id, propio: propietario)
             try db.execute(
                 """
                 UPDATE ejecucion SET estado = 'en_juego', pid = ?, pid_inicio = ?, anfitrion = ?,
-                    cancelacion_pedida = NULL, acabada = NULL,
-                    latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                    cancelacion_pedida = NULL, acabada = NULL, latido = \(db.dialecto.ahora)
                 WHERE id = ?
                 """, propietario.pid, propietario.inicio, propietario.anfitrion, ejecucion.id)
             return detenidas
@@ -109,11 +109,11 @@ public final class CronicaSQLite: CronicaDelPartido {
             try db.execute(
                 """
                 UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
-                    latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                    latido = \(db.dialecto.ahora)
                 WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
                 """, minuto, goles.local, goles.visitante, id)
             guard db.changes == 1 else { return nil }
-            try BuzonSQLite.encolar(
+            try ConsultasDeAvisos.encolar(
                 db, avisos: avisos, ejecucion: id, canalesPropios: canalesPropios, ahora: ahora())
             let mano = try Self.golesAMano(db, id)
             try db.execute(
@@ -125,7 +125,7 @@ public final class CronicaSQLite: CronicaDelPartido {
     public func golAMano(_ lado: Lado) throws -> Marcador {
         let id = idActual()
         return try queue.write { db in
-            try EjecucionesSQLite.cambiarGolAMano(db, ejecucion: id, lado: lado, delta: 1)
+            try ConsultasDeEjecuciones.cambiarGolAMano(db, ejecucion: id, lado: lado, delta: 1)
             return try Self.golesAMano(db, id)
         }
     }
@@ -137,8 +137,7 @@ public final class CronicaSQLite: CronicaDelPartido {
             // cancelled, never "finished" alongside the run that replaced it.
             try db.execute(
                 """
-                UPDATE ejecucion SET estado = 'terminado', minuto = ?,
-                    acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                UPDATE ejecucion SET estado = 'terminado', minuto = ?, acabada = \(db.dialecto.ahora)
                 WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
                 """, minuto, id)
             return db.changes == 1
@@ -150,16 +149,18 @@ public final class CronicaSQLite: CronicaDelPartido {
         try queue.write { db in
             try db.execute(
                 """
-                UPDATE ejecucion SET estado = 'cancelado', minuto = ?,
-                    acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                UPDATE ejecucion SET estado = 'cancelado', minuto = ?, acabada = \(db.dialecto.ahora)
                 WHERE id = ? AND estado = 'en_juego'
                 """, minuto, id)
         }
     }
 
-    static func golesAMano(_ db: Database, _ id: Int) throws -> Marcador {
+    static func golesAMano(_ db: some BaseSQL, _ id: Int) throws -> Marcador {
         try db.row("SELECT mano_local, mano_visitante FROM ejecucion WHERE id = ?", id) {
             Marcador(local: $0.int(0), visitante: $0.int(1))
         } ?? .cero
     }
 }
+
+/// The chronicle of a run on a SQLite database.
+public typealias CronicaSQLite = CronicaSQL<DatabaseQueue>

@@ -1,22 +1,21 @@
 import Torneo
 
-/// Pruning on SQLite, in one write transaction.
-public struct MantenimientoSQLite: Mantenimiento {
-    public let queue: DatabaseQueue
+/// Pruning on a SQL store, in one write transaction.
+public struct MantenimientoSQL<Cola: ColaSQL>: Mantenimiento {
+    public let queue: Cola
 
-    public init(_ queue: DatabaseQueue) { self.queue = queue }
+    public init(_ queue: Cola) { self.queue = queue }
 
     @discardableResult
     public func podar(ahora: Double, caducidad: Double = 600, margen: Double = 3_600) throws
         -> Poda
     {
         try queue.write { db in
-            let ajustes = try PartidosSQLite.ajustes(db)
+            let ajustes = try ClaveDeAjuste.ajustes(db)
             var poda = Poda()
             try db.execute(
                 """
-                DELETE FROM registro
-                WHERE momento < strftime('%Y-%m-%dT%H:%M:%fZ', ?1, 'unixepoch', '-' || ?2 || ' days')
+                DELETE FROM registro WHERE momento < \(db.dialecto.diasAntes(de: "?1", "?2"))
                 """, ahora, ajustes.diasDeRegistro)
             poda.lineasDeRegistro += db.changes
             try db.execute(
@@ -35,7 +34,7 @@ public struct MantenimientoSQLite: Mantenimiento {
                 """
                 INSERT INTO entrega_podada (estado, cuantas)
                 SELECT estado, count(*) FROM entrega WHERE aviso_id IN (\(viejos)) GROUP BY estado
-                ON CONFLICT (estado) DO UPDATE SET cuantas = cuantas + excluded.cuantas
+                ON CONFLICT (estado) DO UPDATE SET cuantas = entrega_podada.cuantas + excluded.cuantas
                 """, limite)
             try db.execute("DELETE FROM aviso WHERE id IN (\(viejos))", limite)
             poda.avisos = db.changes
@@ -43,8 +42,11 @@ public struct MantenimientoSQLite: Mantenimiento {
             // of replaying (`reinicio`).
             try db.execute(
                 "DELETE FROM cambio WHERE id <= (SELECT max(id) FROM cambio) - ?",
-                CambiosSQLite.conservados)
+                RegistroDeCambios.conservados)
             return poda
         }
     }
 }
+
+/// Pruning of a SQLite database.
+public typealias MantenimientoSQLite = MantenimientoSQL<DatabaseQueue>

@@ -1,10 +1,10 @@
 import Torneo
 
-/// `PartidosRepositorio` over SQLite: matches with their scripts, and the settings table.
-public struct PartidosSQLite: PartidosRepositorio {
-    public let queue: DatabaseQueue
+/// `PartidosRepositorio` over a SQL store: matches with their scripts, and the settings table.
+public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
+    public let queue: Cola
 
-    public init(_ queue: DatabaseQueue) { self.queue = queue }
+    public init(_ queue: Cola) { self.queue = queue }
 
     public func partidos(competicion: String?) throws -> [Partido] {
         try queue.read { db in
@@ -43,7 +43,7 @@ public struct PartidosSQLite: PartidosRepositorio {
         }
     }
 
-    private static func cabecera(_ fila: Row) -> Partido {
+    private static func cabecera(_ fila: some FilaSQL) -> Partido {
         Partido(
             id: fila.int(0),
             local: Equipo(fila.string(1)),
@@ -54,7 +54,9 @@ public struct PartidosSQLite: PartidosRepositorio {
     }
 
     /// Scripts grouped by match, in script order (`orden`); one query whatever the match count.
-    private static func eventos(_ db: Database, partidoId: Int?, competicion: String? = nil)
+    private static func eventos(
+        _ db: some BaseSQL, partidoId: Int?, competicion: String? = nil
+    )
         throws -> [Int: [EventoDePartido]]
     {
         var porPartido: [Int: [EventoDePartido]] = [:]
@@ -84,69 +86,77 @@ public struct PartidosSQLite: PartidosRepositorio {
     }
 
     public func ajustes() throws -> Ajustes {
-        try queue.read { db in try Self.ajustes(db) }
+        try queue.read { db in try ClaveDeAjuste.ajustes(db) }
     }
 
     /// Whether goal notices may be published: what each dispatcher batch asks, so one row.
     public func avisosPermitidos() throws -> Bool {
         try queue.read { db in
-            try db.scalarString("SELECT valor FROM ajuste WHERE clave = ?", Clave.permiso) == "1"
+            try db.scalarString("SELECT valor FROM ajuste WHERE clave = ?", ClaveDeAjuste.permiso)
+                == "1"
         }
     }
 
-    static func ajustes(_ db: Database) throws -> Ajustes {
+    public func guardar(_ ajustes: Ajustes) throws {
+        try queue.write { db in
+            let sql = ClaveDeAjuste.guardar
+            try db.execute(sql, ClaveDeAjuste.duracion, String(ajustes.duracion))
+            try db.execute(sql, ClaveDeAjuste.msPorMinuto, String(ajustes.msPorMinuto))
+            try db.execute(sql, ClaveDeAjuste.silencio, ajustes.sinAvisosEnPrimerPlano ? "1" : "0")
+            try db.execute(sql, ClaveDeAjuste.plazoDeAdjuntos, String(ajustes.plazoDeAdjuntos))
+            try db.execute(sql, ClaveDeAjuste.diasDeRegistro, String(ajustes.diasDeRegistro))
+            try db.execute(sql, ClaveDeAjuste.lineasDeRegistro, String(ajustes.lineasDeRegistro))
+            if let permiso = ajustes.avisosPermitidos {
+                try db.execute(sql, ClaveDeAjuste.permiso, permiso ? "1" : "0")
+            } else {
+                try db.execute("DELETE FROM ajuste WHERE clave = ?", ClaveDeAjuste.permiso)
+            }
+            try RegistroDeCambios.anotar(.ajustes, en: db)
+        }
+    }
+
+}
+
+/// Keys of the `ajuste` table.
+enum ClaveDeAjuste {
+    static let duracion = "duracion"
+    static let msPorMinuto = "ms_por_minuto"
+    static let silencio = "sin_avisos_en_primer_plano"
+    static let permiso = "avisos_permitidos"
+    static let plazoDeAdjuntos = "plazo_de_adjuntos"
+    static let diasDeRegistro = "registro_dias"
+    static let lineasDeRegistro = "registro_lineas"
+
+    static func ajustes(_ db: some BaseSQL) throws -> Ajustes {
         let pares = try db.rows("SELECT clave, valor FROM ajuste") { ($0.string(0), $0.string(1)) }
         let valores = Dictionary(pares, uniquingKeysWith: { _, ultimo in ultimo })
         var ajustes = Ajustes()
-        if let valor = valores[Clave.duracion].flatMap(Int.init) { ajustes.duracion = valor }
-        if let valor = valores[Clave.msPorMinuto].flatMap(Int.init) { ajustes.msPorMinuto = valor }
-        if let valor = valores[Clave.silencio] { ajustes.sinAvisosEnPrimerPlano = valor == "1" }
-        if let valor = valores[Clave.permiso] { ajustes.avisosPermitidos = valor == "1" }
-        if let valor = valores[Clave.plazoDeAdjuntos].flatMap(Double.init) {
+        if let valor = valores[duracion].flatMap(Int.init) { ajustes.duracion = valor }
+        if let valor = valores[msPorMinuto].flatMap(Int.init) { ajustes.msPorMinuto = valor }
+        if let valor = valores[silencio] { ajustes.sinAvisosEnPrimerPlano = valor == "1" }
+        if let valor = valores[permiso] { ajustes.avisosPermitidos = valor == "1" }
+        if let valor = valores[plazoDeAdjuntos].flatMap(Double.init) {
             ajustes.plazoDeAdjuntos = valor
         }
-        if let valor = valores[Clave.diasDeRegistro].flatMap(Int.init) {
+        if let valor = valores[diasDeRegistro].flatMap(Int.init) {
             ajustes.diasDeRegistro = valor
         }
-        if let valor = valores[Clave.lineasDeRegistro].flatMap(Int.init) {
+        if let valor = valores[lineasDeRegistro].flatMap(Int.init) {
             ajustes.lineasDeRegistro = valor
         }
         return ajustes
     }
 
-    public func guardar(_ ajustes: Ajustes) throws {
-        try queue.write { db in
-            let sql = "INSERT OR REPLACE INTO ajuste (clave, valor) VALUES (?, ?)"
-            try db.execute(sql, Clave.duracion, String(ajustes.duracion))
-            try db.execute(sql, Clave.msPorMinuto, String(ajustes.msPorMinuto))
-            try db.execute(sql, Clave.silencio, ajustes.sinAvisosEnPrimerPlano ? "1" : "0")
-            try db.execute(sql, Clave.plazoDeAdjuntos, String(ajustes.plazoDeAdjuntos))
-            try db.execute(sql, Clave.diasDeRegistro, String(ajustes.diasDeRegistro))
-            try db.execute(sql, Clave.lineasDeRegistro, String(ajustes.lineasDeRegistro))
-            if let permiso = ajustes.avisosPermitidos {
-                try db.execute(sql, Clave.permiso, permiso ? "1" : "0")
-            } else {
-                try db.execute("DELETE FROM ajuste WHERE clave = ?", Clave.permiso)
-            }
-            try CambiosSQLite.anotar(.ajustes, en: db)
-        }
-    }
-
-    /// Keys of the `ajuste` table.
-    enum Clave {
-        static let duracion = "duracion"
-        static let msPorMinuto = "ms_por_minuto"
-        static let silencio = "sin_avisos_en_primer_plano"
-        static let permiso = "avisos_permitidos"
-        static let plazoDeAdjuntos = "plazo_de_adjuntos"
-        static let diasDeRegistro = "registro_dias"
-        static let lineasDeRegistro = "registro_lineas"
-    }
+    /// Sets one key (an upsert both stores understand).
+    static let guardar = """
+        INSERT INTO ajuste (clave, valor) VALUES (?, ?)
+        ON CONFLICT (clave) DO UPDATE SET valor = excluded.valor
+        """
 }
 
 // MARK: - Resúmenes
 
-extension PartidosSQLite {
+extension PartidosSQL {
     /// Every match with the standing of its latest run, for `marcador partidos`; one query
     /// that reads only the columns the list shows (it may walk 100,000 rows).
     public func recorrerResumenes(
@@ -154,7 +164,7 @@ extension PartidosSQLite {
     ) throws {
         let duracionPorDefecto = try ajustes().duracion
         try queue.read { db in
-            func leer(_ fila: Row) throws {
+            func leer(_ fila: Cola.Base.Fila) throws {
                 let prorroga = fila.bool(4)
                 var resumen = ResumenDePartido(
                     id: fila.int(0), local: fila.string(1), visitante: fila.string(2),
@@ -168,7 +178,9 @@ extension PartidosSQLite {
                         && Propietario(
                             anfitrion: fila.optionalString(15) ?? "", pid: fila.int(13),
                             inicio: fila.optionalInt(14) ?? 0
-                        ).estaVivo
+                        ).sigueVivo(
+                            latidoHace: fila.isNull(16) ? nil : fila.double(16),
+                            msPorMinuto: fila.int(17))
                     resumen.minuto = fila.int(7)
                     resumen.estado = EjecucionGuardada.estadoDelPartido(
                         estado, minuto: resumen.minuto, propietarioVivo: vivo)
@@ -179,32 +191,38 @@ extension PartidosSQLite {
                 try visitar(resumen)
             }
             if let competicion {
-                try db.forEachRow(Self.resumenesDeUnaCompeticion, competicion, body: leer)
+                try db.forEachRow(
+                    Self.resumenesDeUnaCompeticion(db.dialecto), competicion, body: leer)
             } else {
-                try db.forEachRow(Self.resumenesDeTodas, body: leer)
+                try db.forEachRow(Self.resumenesDeTodas(db.dialecto), body: leer)
             }
         }
     }
 
-    private static let seleccionDeResumenes = """
+    private static func seleccionDeResumenes(_ dialecto: Dialecto) -> String {
+        """
         SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, p.fecha, e.estado, e.minuto,
             e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante, e.duracion, e.pid,
-            e.pid_inicio, e.anfitrion
+            e.pid_inicio, e.anfitrion, \(dialecto.segundosDesde("e.latido")), e.ms_por_minuto
         FROM partido p
         JOIN equipo l ON l.id = p.local_id
         JOIN equipo v ON v.id = p.visitante_id
         LEFT JOIN ejecucion e ON e.id = (SELECT max(id) FROM ejecucion WHERE partido_id = p.id)
         """
+    }
     /// Two statements rather than `?1 IS NULL OR …`: the whole list then scans without a
     /// predicate to test on every row.
-    private static let resumenesDeUnaCompeticion =
-        seleccionDeResumenes + " WHERE p.competicion = ? ORDER BY p.id"
-    private static let resumenesDeTodas = seleccionDeResumenes + " ORDER BY p.id"
+    private static func resumenesDeUnaCompeticion(_ dialecto: Dialecto) -> String {
+        seleccionDeResumenes(dialecto) + " WHERE p.competicion = ? ORDER BY p.id"
+    }
+    private static func resumenesDeTodas(_ dialecto: Dialecto) -> String {
+        seleccionDeResumenes(dialecto) + " ORDER BY p.id"
+    }
 }
 
 // MARK: - Fichas
 
-extension PartidosSQLite {
+extension PartidosSQL {
     public func fichas(competicion: String?, conEventos: Bool) throws -> [FichaDePartido] {
         try queue.read { db in
             var fichas = try db.rows(
@@ -237,9 +255,11 @@ extension PartidosSQLite {
             try db.rows(
                 """
                 SELECT p.competicion, count(*), sum(p.con_guion),
-                    sum(EXISTS (SELECT 1 FROM ejecucion e WHERE e.partido_id = p.id AND e.estado = 'terminado')),
+                    sum(CASE WHEN EXISTS (SELECT 1 FROM ejecucion e
+                        WHERE e.partido_id = p.id AND e.estado = 'terminado') THEN 1 ELSE 0 END),
                     (SELECT count(*) FROM evento v JOIN partido q ON q.id = v.partido_id
-                     WHERE q.competicion IS p.competicion)
+                     WHERE q.competicion = p.competicion
+                        OR (q.competicion IS NULL AND p.competicion IS NULL))
                 FROM partido p GROUP BY p.competicion ORDER BY p.competicion IS NULL, p.competicion
                 """
             ) {
@@ -257,7 +277,8 @@ extension PartidosSQLite {
     }
 
     /// A match with its metadata, official result and how its latest finished run ended.
-    private static let consultaDeFichas = """
+    private static var consultaDeFichas: String {
+        """
         SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, p.ronda, p.fecha, p.hora,
             p.grupo, p.estadio, p.ft_local, p.ft_visitante, p.et_local, p.et_visitante,
             p.penaltis_local, p.penaltis_visitante, p.con_guion, t.goles_local + t.mano_local,
@@ -268,8 +289,9 @@ extension PartidosSQLite {
         LEFT JOIN ejecucion t ON t.id = (
             SELECT max(id) FROM ejecucion WHERE partido_id = p.id AND estado = 'terminado')
         """
+    }
 
-    private static func ficha(_ fila: Row) -> FichaDePartido {
+    private static func ficha(_ fila: some FilaSQL) -> FichaDePartido {
         func marcador(_ i: Int) -> Marcador? {
             fila.isNull(i) ? nil : Marcador(local: fila.int(i), visitante: fila.int(i + 1))
         }
@@ -287,3 +309,6 @@ extension PartidosSQLite {
             conGuion: fila.bool(16), ultimoJugado: marcador(17))
     }
 }
+
+/// The settings and matches of a SQLite database (the embedded default).
+public typealias PartidosSQLite = PartidosSQL<DatabaseQueue>

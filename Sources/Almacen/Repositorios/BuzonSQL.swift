@@ -1,76 +1,18 @@
 import Sistema
 import Torneo
 
-/// The outbox on SQLite: goal notices and their delivery to each channel.
+/// The outbox on a SQL store: goal notices and their delivery to each channel.
 ///
 /// Notices are enqueued by the engine's minute transaction (`encolar`); each dispatcher lane
 /// takes its channel's deliveries with `reclamar`, a single UPDATE … RETURNING that leases due
 /// deliveries, so two dispatchers never hold the same delivery at once, and that skips a
 /// run's later notices while an earlier one is leased, so each match's goals reach each channel
 /// in order; `registrar` stores outcomes only where the lease is still the dispatcher's own.
-public struct BuzonSQLite: Buzon {
-    public let queue: DatabaseQueue
+/// On PostgreSQL the claim's subquery also skips rows another dispatcher has locked.
+public struct BuzonSQL<Cola: ColaSQL>: Buzon {
+    public let queue: Cola
 
-    public init(_ queue: DatabaseQueue) { self.queue = queue }
-
-    /// Inserts the notices of one minute and a delivery per active channel (plus the run's own
-    /// process channels). Must run inside the caller's transaction. A notice already queued for
-    /// this run is left alone. Without permission the deliveries are stored as discarded.
-    static func encolar(
-        _ db: Database, avisos: [AvisoDeGol], ejecucion: Int?, canalesPropios: [String],
-        ahora: Double
-    ) throws {
-        guard let primero = avisos.first else { return }
-        let permitido =
-            try db.scalarString(
-                "SELECT valor FROM ajuste WHERE clave = ?", PartidosSQLite.Clave.permiso) == "1"
-        // Following (DESIGN §10) is decided here, in the minute's transaction: each notice
-        // goes to the channels with no filter and to those following it.
-        let encuentro = try db.row(
-            """
-            SELECT l.nombre, v.nombre, p.competicion FROM partido p
-            JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id
-            WHERE p.id = ?
-            """, primero.partidoId
-        ) { ($0.string(0), $0.string(1), $0.optionalString(2)) }
-        let activos = try db.rows("SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre") {
-            $0.string(0)
-        }
-        let filtros = try Self.filtros(db)
-        func canales(de aviso: AvisoDeGol) -> [String] {
-            let equipo = aviso.lado.flatMap { lado in
-                encuentro.map { lado == .local ? $0.0 : $0.1 }
-            }
-            return activos.filter { canal in
-                (filtros[canal] ?? FiltrosDeCanal()).dejanPasar(
-                    partido: aviso.partidoId, equipo: equipo, competicion: encuentro?.2)
-            } + canalesPropios
-        }
-        let estado = permitido ? EstadoDeEntrega.pendiente : .descartada
-        for aviso in avisos {
-            try db.execute(
-                """
-                INSERT OR IGNORE INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo,
-                    cuerpo, minuto, anadido, jugador, equipo, marcador_local, marcador_visitante,
-                    adjunto, creado)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, ejecucion, aviso.tipo == .prueba ? nil : aviso.partidoId, aviso.tipo.rawValue,
-                aviso.identificador, aviso.titulo, aviso.cuerpo, aviso.minuto.minuto,
-                aviso.minuto.anadido, aviso.jugador, aviso.equipo, aviso.marcador.local,
-                aviso.marcador.visitante, aviso.adjunto, ahora)
-            guard db.changes == 1 else { continue }
-            let id = db.lastInsertedRowID
-            for canal in canales(de: aviso) {
-                try db.execute(
-                    """
-                    INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
-                        ultimo_error)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, id, canal, ejecucion ?? 0, estado.rawValue, ahora,
-                    permitido ? nil : "avisos de gol desactivados")
-            }
-        }
-    }
+    public init(_ queue: Cola) { self.queue = queue }
 
     public func encolarPrueba(canal: String?, ahora: Double) throws -> Int {
         try queue.write { db -> Int in
@@ -78,21 +20,23 @@ public struct BuzonSQLite: Buzon {
             let aviso = AvisoDeGol.prueba(numero: numero)
             let permitido =
                 try db.scalarString(
-                    "SELECT valor FROM ajuste WHERE clave = ?", PartidosSQLite.Clave.permiso)
+                    "SELECT valor FROM ajuste WHERE clave = ?", ClaveDeAjuste.permiso)
                 == "1"
-            try db.execute(
-                """
-                INSERT INTO aviso (tipo, identificador, titulo, cuerpo, minuto, jugador, equipo,
-                    marcador_local, marcador_visitante, creado)
-                VALUES ('prueba', ?, ?, ?, 0, '', '', 0, 0, ?)
-                """, aviso.identificador, aviso.titulo, aviso.cuerpo, ahora)
-            let id = db.lastInsertedRowID
+            let id =
+                try db.scalarInt(
+                    """
+                    INSERT INTO aviso (tipo, identificador, titulo, cuerpo, minuto, jugador, equipo,
+                        marcador_local, marcador_visitante, creado)
+                    VALUES ('prueba', ?, ?, ?, 0, '', '', 0, 0, ?)
+                    RETURNING id
+                    """, aviso.identificador, aviso.titulo, aviso.cuerpo, ahora) ?? 0
             try db.execute(
                 """
                 INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
                     ultimo_error)
-                SELECT ?1, nombre, 0, ?2, ?3, ?4 FROM canal
-                WHERE activo = 1 AND (?5 IS NULL OR nombre = ?5)
+                SELECT CAST(?1 AS BIGINT), nombre, 0, CAST(?2 AS TEXT),
+                    CAST(?3 AS DOUBLE PRECISION), CAST(?4 AS TEXT) FROM canal
+                WHERE activo = 1 AND (CAST(?5 AS TEXT) IS NULL OR nombre = ?5)
                 """, id, permitido ? "pendiente" : "descartada", ahora,
                 permitido ? nil : "avisos de gol desactivados", canal)
             return id
@@ -133,7 +77,7 @@ public struct BuzonSQLite: Buzon {
                             AND p.aviso_id < e.aviso_id
                             AND p.estado = 'pendiente' AND p.arrendado_hasta >= ?5)
                     ORDER BY e.aviso_id
-                    LIMIT ?8)
+                    LIMIT ?8 \(db.dialecto.saltarBloqueadas))
                 RETURNING aviso_id, intentos
                 """, reclamo.arrendatario, reclamo.ahora + reclamo.arriendo, reclamo.canal,
                 reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
@@ -147,14 +91,14 @@ public struct BuzonSQLite: Buzon {
             var siguiente = 0
             try db.forEachRow(
                 """
-                SELECT \(Self.columnasDeAviso), id FROM aviso
-                WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id
+                SELECT \(ConsultasDeAvisos.columnas), id FROM aviso
+                WHERE id IN (\(db.dialecto.enteros(de: "?"))) ORDER BY id
                 """, listaJSON(ordenadas.map(\.0))
             ) { fila in
                 let id = fila.int(14)
                 while siguiente < ordenadas.count && ordenadas[siguiente].0 < id { siguiente += 1 }
                 guard siguiente < ordenadas.count, ordenadas[siguiente].0 == id else { return }
-                let (aviso, creado) = Self.aviso(fila)
+                let (aviso, creado) = ConsultasDeAvisos.aviso(fila)
                 resultado.append(
                     EntregaReclamada(
                         avisoId: id, canal: reclamo.canal, intento: ordenadas[siguiente].1 + 1,
@@ -162,31 +106,6 @@ public struct BuzonSQLite: Buzon {
             }
             return resultado
         }
-    }
-
-    static let columnasDeAviso = columnasDeAviso(de: nil)
-
-    /// The columns `aviso(_:desde:)` reads, qualified with `alias` when given (in a join).
-    static func columnasDeAviso(de alias: String?) -> String {
-        let p = alias.map { $0 + "." } ?? ""
-        return """
-            coalesce(\(p)partido_id, 0), \(p)identificador, \(p)titulo, \(p)cuerpo, \(p)minuto,
-            \(p)anadido, \(p)jugador, \(p)equipo, \(p)marcador_local, \(p)marcador_visitante,
-            \(p)adjunto, \(p)creado, \(p)ejecucion_id, \(p)tipo
-            """
-    }
-
-    /// Reads `columnasDeAviso` (14 columns) starting at column `i`.
-    static func aviso(_ fila: Row, desde i: Int = 0) -> (AvisoDeGol, Double) {
-        var aviso = AvisoDeGol(
-            identificador: fila.string(i + 1), titulo: fila.string(i + 2),
-            cuerpo: fila.string(i + 3), partidoId: fila.int(i),
-            minuto: MinutoDeJuego(fila.int(i + 4), anadido: fila.int(i + 5)),
-            jugador: fila.string(i + 6), equipo: fila.string(i + 7),
-            marcador: Marcador(local: fila.int(i + 8), visitante: fila.int(i + 9)),
-            adjunto: fila.optionalString(i + 10), ejecucion: fila.optionalInt(i + 12))
-        aviso.tipo = TipoDeAviso(rawValue: fila.string(i + 13)) ?? .gol
-        return (aviso, fila.double(i + 11))
     }
 
     @discardableResult
@@ -205,7 +124,7 @@ public struct BuzonSQLite: Buzon {
                     UPDATE entrega SET estado = 'entregada', entregada_en = ?1, ultimo_error = NULL,
                         arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1
                     WHERE canal = ?2 AND arrendatario = ?3
-                      AND aviso_id IN (SELECT value FROM json_each(?4))
+                      AND aviso_id IN (\(db.dialecto.enteros(de: "?4")))
                     """, ahora, canal, arrendatario, listaJSON(grupo.map(\.avisoId)))
                 guardados += db.changes
             }
@@ -248,15 +167,12 @@ public struct BuzonSQLite: Buzon {
             try db.execute(
                 """
                 UPDATE entrega SET arrendatario = NULL, arrendado_hasta = NULL,
-                    proximo_intento = min(proximo_intento, ?1)
+                    proximo_intento = CASE WHEN proximo_intento < ?1 THEN proximo_intento ELSE ?1 END
                 WHERE arrendatario = ?2 AND estado = 'pendiente' AND (?3 IS NULL OR canal = ?3)
                 """, ahora, arrendatario, canal)
             return db.changes
         }
     }
-
-    /// Why an orphaned banner is not shown.
-    static let motivoDeBannerHuerfano = "la terminal que miraba el partido ya no está"
 
     @discardableResult
     public func caducarBannersHuerfanos(ahora: Double) throws -> Int {
@@ -287,8 +203,8 @@ public struct BuzonSQLite: Buzon {
                 UPDATE entrega SET estado = 'caducada', ultimo_error = ?1, arrendatario = NULL,
                     arrendado_hasta = NULL
                 WHERE canal = ?2 AND estado = 'pendiente'
-                  AND ejecucion_id IN (SELECT value FROM json_each(?3))
-                """, Self.motivoDeBannerHuerfano, canal, listaJSON(huerfanas))
+                  AND ejecucion_id IN (\(db.dialecto.enteros(de: "?3")))
+                """, ConsultasDeAvisos.motivoDeBannerHuerfano, canal, listaJSON(huerfanas))
             return db.changes
         }
     }
@@ -323,7 +239,7 @@ public struct BuzonSQLite: Buzon {
                 """
                 SELECT estado, sum(n) FROM (
                     SELECT estado, count(*) AS n FROM entrega GROUP BY estado
-                    UNION ALL SELECT estado, cuantas FROM entrega_podada)
+                    UNION ALL SELECT estado, cuantas FROM entrega_podada) AS t
                 GROUP BY estado
                 """
             ) { fila in
@@ -352,7 +268,8 @@ public struct BuzonSQLite: Buzon {
         try queue.read { db in
             try db.row(
                 """
-                SELECT min(max(proximo_intento, coalesce(arrendado_hasta, 0))) FROM entrega
+                SELECT min(CASE WHEN coalesce(arrendado_hasta, 0) > proximo_intento
+                    THEN arrendado_hasta ELSE proximo_intento END) FROM entrega
                 WHERE estado = 'pendiente' AND canal = ?
                 """, canal
             ) { $0.isNull(0) ? nil : $0.double(0) } ?? nil
@@ -363,12 +280,13 @@ public struct BuzonSQLite: Buzon {
         try queue.read { db in
             let avisos = try db.rows(
                 """
-                SELECT \(Self.columnasDeAviso), id, enriquecido, motivo_adjunto
+                SELECT \(ConsultasDeAvisos.columnas), id, enriquecido, motivo_adjunto
                 FROM aviso ORDER BY id DESC LIMIT ?
                 """, limite
             ) { fila in
                 (
-                    Self.aviso(fila), fila.int(14), fila.isNull(15) ? nil : fila.bool(15),
+                    ConsultasDeAvisos.aviso(fila), fila.int(14),
+                    fila.isNull(15) ? nil : fila.bool(15),
                     fila.optionalString(16)
                 )
             }
@@ -395,7 +313,7 @@ public struct BuzonSQLite: Buzon {
 
     public func canales() throws -> [CanalConfigurado] {
         try queue.read { db in
-            let filtros = try Self.filtros(db)
+            let filtros = try ConsultasDeAvisos.filtros(db)
             return try db.rows("SELECT nombre, tipo, activo, ajustes FROM canal ORDER BY nombre") {
                 fila -> CanalConfigurado? in
                 // A type this binary does not know (written by a newer one) is left alone.
@@ -405,26 +323,6 @@ public struct BuzonSQLite: Buzon {
                     ajustes: fila.string(3), filtros: filtros[fila.string(0)] ?? FiltrosDeCanal())
             }.compactMap { $0 }
         }
-    }
-
-    /// Every channel's filters, by channel.
-    private static func filtros(_ db: Database) throws -> [String: FiltrosDeCanal] {
-        var filtros: [String: FiltrosDeCanal] = [:]
-        try db.forEachRow("SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor") {
-            fila in
-            let canal = fila.string(0)
-            let valor = fila.string(2)
-            switch fila.string(1) {
-            case "equipo": filtros[canal, default: FiltrosDeCanal()].equipos.append(valor)
-            case "competicion":
-                filtros[canal, default: FiltrosDeCanal()].competiciones.append(valor)
-            default:
-                if let id = Int(valor) {
-                    filtros[canal, default: FiltrosDeCanal()].partidos.append(id)
-                }
-            }
-        }
-        return filtros
     }
 
     public func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool {
@@ -454,9 +352,9 @@ public struct BuzonSQLite: Buzon {
         }
     }
 
-    private static func escribirFiltros(_ db: Database, _ canal: String, _ filtros: FiltrosDeCanal)
-        throws
-    {
+    private static func escribirFiltros(
+        _ db: some BaseSQL, _ canal: String, _ filtros: FiltrosDeCanal
+    ) throws {
         try db.execute("DELETE FROM canal_filtro WHERE canal = ?", canal)
         let filas =
             filtros.equipos.map { ("equipo", $0, ClaveDeNombre.de($0)) }
@@ -464,7 +362,10 @@ public struct BuzonSQLite: Buzon {
             + filtros.partidos.map { ("partido", String($0), String($0)) }
         for (clase, valor, clave) in filas {
             try db.execute(
-                "INSERT OR IGNORE INTO canal_filtro (canal, clase, valor, clave) VALUES (?, ?, ?, ?)",
+                """
+                INSERT INTO canal_filtro (canal, clase, valor, clave) VALUES (?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """,
                 canal, clase, valor, clave)
         }
     }
@@ -491,8 +392,123 @@ public struct BuzonSQLite: Buzon {
     }
 }
 
-/// `[1,2,3]`: a list of ids bound as one JSON text and read back with `json_each`, so a batch
-/// is one prepared statement whatever its size.
+/// `[1,2,3]`: a list of ids bound as one JSON text and read back as rows
+/// (`Dialecto.enteros`), so a batch is one prepared statement whatever its size.
 func listaJSON(_ ids: [Int]) -> String {
     "[" + ids.map(String.init).joined(separator: ",") + "]"
 }
+
+/// The outbox's notices as every query reads them.
+enum ConsultasDeAvisos {
+    static let columnas = columnas(de: nil)
+
+    /// The columns `aviso(_:desde:)` reads, qualified with `alias` when given (in a join).
+    static func columnas(de alias: String?) -> String {
+        let p = alias.map { $0 + "." } ?? ""
+        return """
+            coalesce(\(p)partido_id, 0), \(p)identificador, \(p)titulo, \(p)cuerpo, \(p)minuto,
+            \(p)anadido, \(p)jugador, \(p)equipo, \(p)marcador_local, \(p)marcador_visitante,
+            \(p)adjunto, \(p)creado, \(p)ejecucion_id, \(p)tipo
+            """
+    }
+
+    /// Reads `columnas` (14 columns) starting at column `i`.
+    static func aviso(_ fila: some FilaSQL, desde i: Int = 0) -> (AvisoDeGol, Double) {
+        var aviso = AvisoDeGol(
+            identificador: fila.string(i + 1), titulo: fila.string(i + 2),
+            cuerpo: fila.string(i + 3), partidoId: fila.int(i),
+            minuto: MinutoDeJuego(fila.int(i + 4), anadido: fila.int(i + 5)),
+            jugador: fila.string(i + 6), equipo: fila.string(i + 7),
+            marcador: Marcador(local: fila.int(i + 8), visitante: fila.int(i + 9)),
+            adjunto: fila.optionalString(i + 10), ejecucion: fila.optionalInt(i + 12))
+        aviso.tipo = TipoDeAviso(rawValue: fila.string(i + 13)) ?? .gol
+        return (aviso, fila.double(i + 11))
+    }
+
+    /// Inserts the notices of one minute and a delivery per active channel (plus the run's own
+    /// process channels). Must run inside the caller's transaction. A notice already queued for
+    /// this run is left alone. Without permission the deliveries are stored as discarded.
+    static func encolar(
+        _ db: some BaseSQL, avisos: [AvisoDeGol], ejecucion: Int?, canalesPropios: [String],
+        ahora: Double
+    ) throws {
+        guard let primero = avisos.first else { return }
+        let permitido =
+            try db.scalarString(
+                "SELECT valor FROM ajuste WHERE clave = ?", ClaveDeAjuste.permiso) == "1"
+        // Following (DESIGN §10) is decided here, in the minute's transaction: each notice
+        // goes to the channels with no filter and to those following it.
+        let encuentro = try db.row(
+            """
+            SELECT l.nombre, v.nombre, p.competicion FROM partido p
+            JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id
+            WHERE p.id = ?
+            """, primero.partidoId
+        ) { ($0.string(0), $0.string(1), $0.optionalString(2)) }
+        let activos = try db.rows("SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre") {
+            $0.string(0)
+        }
+        let filtros = try filtros(db)
+        func canales(de aviso: AvisoDeGol) -> [String] {
+            let equipo = aviso.lado.flatMap { lado in
+                encuentro.map { lado == .local ? $0.0 : $0.1 }
+            }
+            return activos.filter { canal in
+                (filtros[canal] ?? FiltrosDeCanal()).dejanPasar(
+                    partido: aviso.partidoId, equipo: equipo, competicion: encuentro?.2)
+            } + canalesPropios
+        }
+        let estado = permitido ? EstadoDeEntrega.pendiente : .descartada
+        for aviso in avisos {
+            // A notice already queued for this run returns no row.
+            guard
+                let id = try db.scalarInt(
+                    """
+                    INSERT INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo,
+                        cuerpo, minuto, anadido, jugador, equipo, marcador_local,
+                        marcador_visitante, adjunto, creado)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT DO NOTHING RETURNING id
+                    """, ejecucion, aviso.tipo == .prueba ? nil : aviso.partidoId,
+                    aviso.tipo.rawValue, aviso.identificador, aviso.titulo, aviso.cuerpo,
+                    aviso.minuto.minuto, aviso.minuto.anadido, aviso.jugador, aviso.equipo,
+                    aviso.marcador.local, aviso.marcador.visitante, aviso.adjunto, ahora)
+            else { continue }
+            for canal in canales(de: aviso) {
+                try db.execute(
+                    """
+                    INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
+                        ultimo_error)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, id, canal, ejecucion ?? 0, estado.rawValue, ahora,
+                    permitido ? nil : "avisos de gol desactivados")
+            }
+        }
+    }
+
+    /// Every channel's filters, by channel.
+    static func filtros(_ db: some BaseSQL) throws -> [String: FiltrosDeCanal] {
+        var filtros: [String: FiltrosDeCanal] = [:]
+        try db.forEachRow("SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor") {
+            fila in
+            let canal = fila.string(0)
+            let valor = fila.string(2)
+            switch fila.string(1) {
+            case "equipo": filtros[canal, default: FiltrosDeCanal()].equipos.append(valor)
+            case "competicion":
+                filtros[canal, default: FiltrosDeCanal()].competiciones.append(valor)
+            default:
+                if let id = Int(valor) {
+                    filtros[canal, default: FiltrosDeCanal()].partidos.append(id)
+                }
+            }
+        }
+        return filtros
+    }
+
+    /// Why an orphaned banner is not shown.
+    static let motivoDeBannerHuerfano = "la terminal que miraba el partido ya no está"
+}
+
+/// The outbox of a SQLite database (the embedded default).
+public typealias BuzonSQLite = BuzonSQL<DatabaseQueue>

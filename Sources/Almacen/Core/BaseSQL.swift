@@ -1,0 +1,141 @@
+/// A connection to a SQL store, as the repositories use it: SQLite's `Database` and
+/// PostgreSQL's `ConexionPG` (module AlmacenPostgreSQL) both conform, so every repository's
+/// queries and rules have one home whatever the store.
+///
+/// Statements use `?` (or `?N`) placeholders and the SQL both stores understand; where they
+/// differ (the current time, a list parameter, row locks for claims), the text comes from
+/// `dialecto`. Repositories are generic over the store, so SQLite's path keeps its direct calls.
+public protocol BaseSQL: AnyObject {
+    associatedtype Fila: FilaSQL
+
+    var dialecto: Dialecto { get }
+
+    func execute(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws
+
+    /// Several statements at once, without parameters (migrations, seeds).
+    func executeScript(_ sql: String) throws
+
+    func rows<T>(
+        _ sql: String, arguments: [any DatabaseValueConvertible], map: (Fila) throws -> T
+    ) throws -> [T]
+
+    func forEachRow(
+        _ sql: String, arguments: [any DatabaseValueConvertible], body: (Fila) throws -> Void
+    ) throws
+
+    /// Rows the last `execute` inserted, updated or deleted.
+    var changes: Int { get }
+}
+
+extension BaseSQL {
+    public func rows<T>(
+        _ sql: String, _ arguments: any DatabaseValueConvertible..., map: (Fila) throws -> T
+    ) throws -> [T] {
+        try rows(sql, arguments: arguments, map: map)
+    }
+
+    public func forEachRow(
+        _ sql: String, _ arguments: any DatabaseValueConvertible..., body: (Fila) throws -> Void
+    ) throws {
+        try forEachRow(sql, arguments: arguments, body: body)
+    }
+
+    /// The first row of a query, mapped, or `nil` when there is none.
+    public func row<T>(
+        _ sql: String, _ arguments: any DatabaseValueConvertible..., map: (Fila) throws -> T
+    ) throws -> T? {
+        try rows(sql, arguments: arguments, map: map).first
+    }
+
+    public func scalarInt(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws
+        -> Int?
+    {
+        try rows(sql, arguments: arguments) { $0.optionalInt(0) }.first ?? nil
+    }
+
+    public func scalarString(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws
+        -> String?
+    {
+        try rows(sql, arguments: arguments) { $0.optionalString(0) }.first ?? nil
+    }
+}
+
+/// One row of a result, read by column index.
+public protocol FilaSQL {
+    func isNull(_ i: Int) -> Bool
+    func int(_ i: Int) -> Int
+    func double(_ i: Int) -> Double
+    func string(_ i: Int) -> String
+}
+
+extension FilaSQL {
+    public func optionalInt(_ i: Int) -> Int? { isNull(i) ? nil : int(i) }
+    public func optionalString(_ i: Int) -> String? { isNull(i) ? nil : string(i) }
+    public func bool(_ i: Int) -> Bool { int(i) != 0 }
+}
+
+/// A store's connection shared by a process: reads, and write transactions, one at a time.
+public protocol ColaSQL: Sendable {
+    associatedtype Base: BaseSQL
+
+    func read<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+
+    /// Runs `body` in a transaction, rolled back if it throws. On SQLite every write holds the
+    /// database's one write lock; on PostgreSQL a write that appends to the change log takes
+    /// its advisory lock too (`Dialecto.ordenarCambios`), so change ids follow commit order.
+    func write<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+}
+
+/// Where the two stores' SQL differs.
+public enum Dialecto: Sendable, Hashable {
+    case sqlite
+    case postgresql
+
+    /// The current instant as text, `2026-12-01T01:02:03.456Z` (what the stores keep).
+    public var ahora: String {
+        switch self {
+        case .sqlite: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+        case .postgresql:
+            "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        }
+    }
+
+    /// The instant `dias` days before the unix time `segundos` (two SQL expressions), as text.
+    public func diasAntes(de segundos: String, _ dias: String) -> String {
+        switch self {
+        case .sqlite:
+            "strftime('%Y-%m-%dT%H:%M:%fZ', \(segundos), 'unixepoch', '-' || \(dias) || ' days')"
+        case .postgresql:
+            "to_char(to_timestamp(CAST(\(segundos) AS double precision)) AT TIME ZONE 'UTC' "
+                + "- CAST(\(dias) AS integer) * interval '1 day', "
+                + "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        }
+    }
+
+    /// Seconds since the instant in `columna` (text as `ahora` writes it), `NULL` for `NULL`.
+    public func segundosDesde(_ columna: String) -> String {
+        switch self {
+        case .sqlite: "(julianday('now') - julianday(\(columna))) * 86400.0"
+        case .postgresql:
+            "extract(epoch FROM clock_timestamp() - CAST(\(columna) AS timestamptz))"
+        }
+    }
+
+    /// A subquery of the integers in a JSON array parameter (`[1,2,3]`).
+    public func enteros(de parametro: String) -> String {
+        switch self {
+        case .sqlite: "SELECT value FROM json_each(\(parametro))"
+        case .postgresql:
+            "SELECT CAST(json_array_elements_text(CAST(\(parametro) AS json)) AS bigint)"
+        }
+    }
+
+    /// Row locks a claim takes so that concurrent dispatchers skip each other's rows (SQLite
+    /// has one writer at a time and needs none).
+    public var saltarBloqueadas: String {
+        switch self {
+        case .sqlite: ""
+        case .postgresql: "FOR UPDATE SKIP LOCKED"
+        }
+    }
+}

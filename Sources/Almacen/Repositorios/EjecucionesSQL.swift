@@ -1,0 +1,196 @@
+import Sistema
+import Torneo
+
+/// Runs on a SQL store as every process sees them: the latest run of each match, manual goals,
+/// and the requests that stop a run played elsewhere.
+public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
+    public let queue: Cola
+
+    public init(_ queue: Cola) { self.queue = queue }
+
+    public func cronica(
+        partido: Int, duracionFija: Bool, canalesPropios: [String], propietario: Propietario
+    ) -> any CronicaDelPartido {
+        CronicaSQL(
+            queue, partidoId: partido, duracionFija: duracionFija, canalesPropios: canalesPropios,
+            propietario: propietario)
+    }
+
+    public func ultima(partido: Int) throws -> EjecucionGuardada? {
+        try queue.read { db in
+            try db.row(
+                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id DESC LIMIT 1",
+                partido
+            ) { ConsultasDeEjecuciones.ejecucion($0) }
+        }
+    }
+
+    /// Every run of a match, oldest first (the match card's list).
+    public func todas(partido: Int) throws -> [EjecucionGuardada] {
+        try queue.read { db in
+            try db.rows(
+                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id",
+                partido
+            ) { ConsultasDeEjecuciones.ejecucion($0) }
+        }
+    }
+
+    public func ejecucion(id: Int) throws -> EjecucionGuardada? {
+        try queue.read { db in
+            try db.row(
+                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
+                id
+            ) {
+                ConsultasDeEjecuciones.ejecucion($0)
+            }
+        }
+    }
+
+    public func cancelacionPedida(ejecucion id: Int) throws -> MotivoDeCancelacion? {
+        try queue.read { db in
+            try db.scalarString("SELECT cancelacion_pedida FROM ejecucion WHERE id = ?", id)
+                .flatMap(MotivoDeCancelacion.init(rawValue:))
+        }
+    }
+
+    public func cambiarDuracion(_ ajuste: Int, propietario: Propietario) throws
+        -> [EjecucionAjena]
+    {
+        try queue.write { db in
+            try db.execute(ClaveDeAjuste.guardar, ClaveDeAjuste.duracion, String(ajuste))
+            try RegistroDeCambios.anotar(.ajustes, en: db)
+            let candidatas = try db.rows(
+                """
+                SELECT e.id, e.pid, e.pid_inicio, e.anfitrion, e.duracion, p.prorroga
+                FROM ejecucion e JOIN partido p ON p.id = e.partido_id
+                WHERE e.estado = 'en_juego' AND e.cancelacion_pedida IS NULL
+                  AND e.duracion_fija = 0
+                """
+            ) { fila in (ConsultasDeEjecuciones.candidata(fila), fila.int(4), fila.bool(5)) }
+            let afectadas =
+                candidatas
+                .filter { $0.1 != Duracion.segunAjuste(ajuste, conProrroga: $0.2) }
+                .map(\.0)
+            return try ConsultasDeEjecuciones.pedir(db, .duracion, afectadas, propio: nil)
+        }
+    }
+
+    public func golAMano(partido: Int, lado: Lado, quitar: Bool, duracion: Int, codigo: String)
+        throws -> EjecucionGuardada?
+    {
+        try queue.write { db -> EjecucionGuardada? in
+            var id = try db.scalarInt(
+                "SELECT id FROM ejecucion WHERE partido_id = ? ORDER BY id DESC LIMIT 1", partido)
+            if id == nil {
+                if quitar { return nil }
+                id = try db.scalarInt(
+                    """
+                    INSERT INTO ejecucion (partido_id, codigo, duracion, estado)
+                    VALUES (?, ?, ?, 'sin_empezar') RETURNING id
+                    """, partido, codigo, duracion)
+            }
+            guard
+                try ConsultasDeEjecuciones.cambiarGolAMano(
+                    db, ejecucion: id!, lado: lado, delta: quitar ? -1 : 1)
+            else { return nil }
+            return try db.row(
+                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
+                id!
+            ) {
+                ConsultasDeEjecuciones.ejecucion($0)
+            }
+        }
+    }
+}
+
+/// Reading runs and asking them to stop, shared by the repositories of every store.
+enum ConsultasDeEjecuciones {
+    /// The columns `ejecucion(_:desde:)` reads (19: the last is the heartbeat's age).
+    static func columnas(_ dialecto: Dialecto) -> String {
+        """
+        e.id, e.partido_id, e.codigo, e.duracion, e.duracion_fija, e.ms_por_minuto, e.estado,
+        e.minuto, e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante,
+        e.ultimo_aviso, e.pid, e.pid_inicio, e.anfitrion, e.empezada, e.acabada,
+        \(dialecto.segundosDesde("e.latido"))
+        """
+    }
+
+    /// Reads a run from `columnas` starting at `desde`; judges whether its owner lives (the OS
+    /// on this host, the heartbeat for another).
+    static func ejecucion(_ fila: some FilaSQL, desde i: Int = 0) -> EjecucionGuardada {
+        let pid = fila.optionalInt(i + 13)
+        let propietario = pid.map {
+            Propietario(
+                anfitrion: fila.optionalString(i + 15) ?? "", pid: $0,
+                inicio: fila.optionalInt(i + 14) ?? 0)
+        }
+        let estado = EjecucionGuardada.Estado(rawValue: fila.string(i + 6)) ?? .cancelado
+        return EjecucionGuardada(
+            id: fila.int(i), partidoId: fila.int(i + 1), codigo: fila.string(i + 2),
+            duracion: fila.int(i + 3), duracionFija: fila.bool(i + 4), msPorMinuto: fila.int(i + 5),
+            estado: estado, minuto: fila.int(i + 7),
+            goles: Marcador(local: fila.int(i + 8), visitante: fila.int(i + 9)),
+            golesAMano: Marcador(local: fila.int(i + 10), visitante: fila.int(i + 11)),
+            ultimoAviso: fila.string(i + 12),
+            propietarioVivo: estado == .enJuego
+                && (propietario?.sigueVivo(
+                    latidoHace: fila.isNull(i + 18) ? nil : fila.double(i + 18),
+                    msPorMinuto: fila.int(i + 5)) ?? false),
+            pid: pid, empezada: fila.optionalString(i + 16), acabada: fila.optionalString(i + 17))
+    }
+
+    /// Inside the caller's write transaction: asks every live run of `partido` (but `excepto`)
+    /// whose owner is another, still living process to stop because a new run replaces it.
+    /// A run whose process died is left as it is («Interrumpido»): nobody plays it.
+    static func detenerOtras(
+        _ db: some BaseSQL, partido: Int, excepto: Int?, propio: Propietario
+    ) throws -> [EjecucionAjena] {
+        let candidatas = try db.rows(
+            """
+            SELECT id, pid, pid_inicio, anfitrion FROM ejecucion
+            WHERE partido_id = ?1 AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+              AND (CAST(?2 AS BIGINT) IS NULL OR id <> ?2)
+            """, partido, excepto, map: candidata)
+        return try pedir(db, .reemplazo, candidatas, propio: propio)
+    }
+
+    static func candidata(_ fila: some FilaSQL) -> (Int, Propietario) {
+        (
+            fila.int(0),
+            Propietario(
+                anfitrion: fila.optionalString(3) ?? "", pid: fila.optionalInt(1) ?? 0,
+                inicio: fila.optionalInt(2) ?? 0)
+        )
+    }
+
+    static func pedir(
+        _ db: some BaseSQL, _ motivo: MotivoDeCancelacion, _ candidatas: [(Int, Propietario)],
+        propio: Propietario?
+    ) throws -> [EjecucionAjena] {
+        var pedidas: [EjecucionAjena] = []
+        for (id, propietario) in candidatas where propietario != propio && propietario.estaVivo {
+            try db.execute(
+                "UPDATE ejecucion SET cancelacion_pedida = ? WHERE id = ?", motivo.rawValue, id)
+            pedidas.append(EjecucionAjena(id: id, propietario: propietario))
+        }
+        return pedidas
+    }
+
+    /// Adds `delta` manual goals to `lado`; an undo never goes below zero.
+    /// - Returns: whether anything changed.
+    @discardableResult
+    static func cambiarGolAMano(
+        _ db: some BaseSQL, ejecucion id: Int, lado: Lado, delta: Int
+    ) throws
+        -> Bool
+    {
+        let columna = lado == .local ? "mano_local" : "mano_visitante"
+        try db.execute(
+            "UPDATE ejecucion SET \(columna) = \(columna) + ?1 WHERE id = ?2 AND \(columna) + ?1 >= 0",
+            delta, id)
+        return db.changes == 1
+    }
+}
+
+/// The runs of a SQLite database.
+public typealias EjecucionesSQLite = EjecucionesSQL<DatabaseQueue>
