@@ -86,8 +86,7 @@ enum Subproceso {
         posix_spawn_file_actions_addopen(&acciones, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&acciones, salida[1], 1)
         posix_spawn_file_actions_adddup2(&acciones, error[1], 2)
-        posix_spawn_file_actions_addclose(&acciones, salida[0])
-        posix_spawn_file_actions_addclose(&acciones, error[0])
+        DescriptoresHeredados.cerrar(en: &acciones)
         let argv: [UnsafeMutablePointer<CChar>?] =
             ([programa] + argumentos).map { strdup($0) } + [nil]
         defer { for argumento in argv { free(argumento) } }
