@@ -26,12 +26,24 @@ let package = Package(
             name: "CEvent",
             providers: [.apt(["libevent-dev"])]
         ),
+        // libpq for the PostgreSQL store: the header from Debian's libpq-dev at build time, the
+        // library loaded with dlopen when a postgresql:// database is opened.
+        .systemLibrary(
+            name: "CPostgres",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "Torneo"),
         // What the operating system says: process identity and liveness, wall time, output.
         .target(name: "Sistema", dependencies: ["Torneo"]),
         .target(
             name: "Almacen",
             dependencies: ["CSQLite", "Torneo", "Sistema"],
+            plugins: ["Incrustar"]
+        ),
+        // The same repositories on PostgreSQL (DESIGN §12): connection, migrations, LISTEN.
+        .target(
+            name: "AlmacenPostgreSQL",
+            dependencies: ["Almacen", "CPostgres", "Torneo", "Sistema"],
             plugins: ["Incrustar"]
         ),
         .target(name: "Motor", dependencies: ["Torneo"]),
@@ -42,7 +54,8 @@ let package = Package(
         .executableTarget(
             name: "marcador",
             dependencies: [
-                "Torneo", "Sistema", "Almacen", "Motor", "Avisos", "Importador", "Servidor",
+                "Torneo", "Sistema", "Almacen", "AlmacenPostgreSQL", "Motor", "Avisos",
+                "Importador", "Servidor",
             ],
             plugins: ["Incrustar"]
         ),
@@ -73,10 +86,14 @@ let package = Package(
             dependencies: ["incrustador"]
         ),
         .testTarget(name: "TorneoTests", dependencies: ["Torneo"]),
-        .testTarget(name: "AlmacenTests", dependencies: ["Almacen", "Torneo"]),
+        .testTarget(
+            name: "AlmacenTests",
+            dependencies: [
+                "Almacen", "AlmacenPostgreSQL", "Motor", "Torneo", "Sistema", "ApoyoDePruebas",
+            ]),
         .testTarget(name: "MotorTests", dependencies: ["Motor", "Almacen", "Torneo"]),
         // Test support shared by the suites: a real HTTP server on 127.0.0.1.
-        .target(name: "ApoyoDePruebas", path: "Tests/ApoyoDePruebas"),
+        .target(name: "ApoyoDePruebas", dependencies: ["Sistema"], path: "Tests/ApoyoDePruebas"),
         .testTarget(
             name: "AvisosTests",
             dependencies: ["Avisos", "Motor", "Almacen", "Torneo", "ApoyoDePruebas"]),

@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Embeds files into the target as Swift literals: `migrations/*.sql` and `seeds/*` into the
-/// store, `web/*` (the pages of `marcador servir`) into the executable.
+/// SQLite store, `migrations/postgresql/*.sql` into the PostgreSQL one, `web/*` (the pages of
+/// `marcador servir`) into the executable.
 ///
 /// The binary must work from any directory, so it cannot read these files at run time; a build
 /// tool plugin keeps the files as the single source of truth and regenerates the literals
@@ -14,13 +15,23 @@ struct Incrustar: BuildToolPlugin {
         // Outside the store, the generated file needs the store's `ArchivoIncrustado`.
         var argumentos: [String] = target.name == "Almacen" ? [] : ["importar=Almacen"]
         var entradas: [URL] = []
-        let grupos: [(String, String)] =
-            target.name == "Almacen"
-            ? [("migraciones", "migrations"), ("semillas", "seeds")] : [("web", "web")]
+        let grupos: [(String, String)]
+        switch target.name {
+        case "Almacen": grupos = [("migraciones", "migrations"), ("semillas", "seeds")]
+        case "AlmacenPostgreSQL": grupos = [("migraciones", "migrations/postgresql")]
+        default: grupos = [("web", "web")]
+        }
         for (grupo, carpeta) in grupos {
             let directorio = raiz.appending(path: carpeta)
+            // Files only: `migrations/` holds the PostgreSQL folder next to SQLite's steps.
             let nombres = try FileManager.default.contentsOfDirectory(atPath: directorio.path())
-                .filter { !$0.hasPrefix(".") }
+                .filter { nombre in
+                    var esCarpeta: ObjCBool = false
+                    let ruta = directorio.appending(path: nombre).path()
+                    return !nombre.hasPrefix(".")
+                        && FileManager.default.fileExists(atPath: ruta, isDirectory: &esCarpeta)
+                        && !esCarpeta.boolValue
+                }
                 .sorted()
             for nombre in nombres {
                 let fichero = directorio.appending(path: nombre)

@@ -20,19 +20,28 @@ public enum Semillas {
         }
     }
 
-    private static func cargarDentro(_ db: Database) throws {
+    /// The load itself, inside the caller's transaction (and its lock, on PostgreSQL).
+    public static func cargarDentro(_ db: some BaseSQL) throws {
         try db.execute("DELETE FROM partido")
         try db.execute("DELETE FROM jugador")
         try db.execute("DELETE FROM equipo")
         for fichero in RecursosIncrustados.semillas where fichero.nombre.hasSuffix(".sql") {
             try db.executeScript(fichero.texto)
         }
-        try db.execute(
-            "INSERT OR REPLACE INTO ajuste (clave, valor) VALUES (?, '1')", claveCargadas)
+        // The seed gives its rows their ids; PostgreSQL's identity columns must then start
+        // after them (SQLite takes max(id) + 1 by itself).
+        if db.dialecto == .postgresql {
+            for tabla in ["equipo", "jugador", "partido", "evento"] {
+                try db.executeScript(
+                    "SELECT setval(pg_get_serial_sequence('\(tabla)', 'id'), "
+                        + "coalesce((SELECT max(id) FROM \(tabla)), 0) + 1, false)")
+            }
+        }
+        try db.execute(ClaveDeAjuste.guardar, claveCargadas, "1")
         try RegistroDeCambios.anotar(.partidos, en: db)
     }
 
-    static func cargadas(en db: Database) throws -> Bool {
+    public static func cargadas(en db: some BaseSQL) throws -> Bool {
         try db.scalarString("SELECT valor FROM ajuste WHERE clave = ?", claveCargadas) != nil
     }
 

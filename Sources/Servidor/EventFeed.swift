@@ -9,4 +9,11 @@ public protocol EventFeed: Sendable {
     /// which is at `current`: the events in between, or something telling it to reload when
     /// they are no longer kept.
     func replay(after lastEventID: Int, upTo current: Int) throws -> [ServerSentEvent]
+    /// Whether `events(after:limit:)` is worth calling this tick (a store that announces its
+    /// changes says when; by default, always).
+    func hayNovedades() -> Bool
+}
+
+extension EventFeed {
+    public func hayNovedades() -> Bool { true }
 }

@@ -242,6 +242,7 @@ final class EventLoop {
     }
 
     private func streamNewEvents() {
+        guard configuration.feed.hayNovedades() else { return }
         let events: [ServerSentEvent]
         do {
             events = try configuration.feed.events(after: cursor, limit: 1_000)

@@ -11,4 +11,6 @@ public protocol Cambios: Sendable {
     func desde(_ id: Int, limite: Int) throws -> [Cambio]
     /// Records that the `navegador` channel delivered `avisos` (one change each, one write).
     func notificar(_ avisos: [AvisoDeGol]) throws
+    /// The local copy of a notified attachment (change `id`), for the server to send.
+    func imagen(de id: Int) throws -> String?
 }

@@ -17,3 +17,11 @@ public struct Poda: Sendable, Hashable {
         self.avisos = avisos
     }
 }
+
+extension Mantenimiento {
+    /// Prunes with the notices' usual time-to-live (600 s) and an hour's margin.
+    @discardableResult
+    public func podar(ahora: Double) throws -> Poda {
+        try podar(ahora: ahora, caducidad: 600, margen: 3_600)
+    }
+}

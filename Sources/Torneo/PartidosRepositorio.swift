@@ -6,6 +6,8 @@ public protocol PartidosRepositorio: Sendable {
     /// One match, or `nil` when there is no such id.
     func partido(id: Int) throws -> Partido?
     func ajustes() throws -> Ajustes
+    /// Whether goal notices may be published: what each dispatcher batch asks, so one row.
+    func avisosPermitidos() throws -> Bool
     func guardar(_ ajustes: Ajustes) throws
 
     /// Every match with the standing of its latest run, for `marcador partidos`, handed to

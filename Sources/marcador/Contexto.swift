@@ -1,4 +1,5 @@
 import Almacen
+import AlmacenPostgreSQL
 import Torneo
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ final class Contexto {
     let reiniciarDatos: Bool
     let entorno: [String: String]
     let terminal: Terminal
-    private var abierto: DatabaseQueue?
+    private var abierta: (any Tienda)?
 
     init(db: String?, reiniciarDatos: Bool, entorno: [String: String], terminal: Terminal) {
         self.db = db
@@ -45,8 +46,9 @@ final class Contexto {
         }
     }
 
-    /// The path to show in messages (even when none could be chosen).
-    var rutaParaMensajes: String { (try? rutaDeLaBase) ?? "" }
+    /// The path to show in messages (even when none could be chosen); a PostgreSQL URL
+    /// without its password.
+    var rutaParaMensajes: String { AlmacenPG.sinContrasena((try? rutaDeLaBase) ?? "") }
 
     static func carpetaPorDefecto(_ entorno: [String: String]) -> String? {
         if let datos = entorno["XDG_DATA_HOME"], datos.hasPrefix("/") {
@@ -56,30 +58,32 @@ final class Contexto {
         return casa + "/.local/share/marcador"
     }
 
-    /// The database, opened, migrated and seeded on first use (and reset with
-    /// `--reiniciar-datos`).
-    func almacen() throws(Fallo) -> DatabaseQueue {
-        if let abierto { return abierto }
+    /// The store, opened, migrated and seeded on first use (and reset with
+    /// `--reiniciar-datos`): a PostgreSQL database for a `postgresql://` URL (DESIGN §12),
+    /// else the SQLite file.
+    func tienda() throws(Fallo) -> any Tienda {
+        if let abierta { return abierta }
         let ruta = try rutaDeLaBase
-        let usaLaDePorDefecto = db == nil && (entorno["MARCADOR_DB"] ?? "").isEmpty
-        if usaLaDePorDefecto, let carpeta = Self.carpetaPorDefecto(entorno) {
-            try crearCarpetaPrivada(carpeta)
-        }
+        let nueva: any Tienda
         do {
-            let queue = try Almacen.abrir(ruta: ruta, reiniciarDatos: reiniciarDatos)
-            abierto = queue
-            return queue
+            if AlmacenPG.esURL(ruta) {
+                nueva = TiendaPG(try AlmacenPG.abrir(url: ruta, reiniciarDatos: reiniciarDatos))
+            } else {
+                let usaLaDePorDefecto = db == nil && (entorno["MARCADOR_DB"] ?? "").isEmpty
+                if usaLaDePorDefecto, let carpeta = Self.carpetaPorDefecto(entorno) {
+                    try crearCarpetaPrivada(carpeta)
+                }
+                nueva = TiendaSQLite(try Almacen.abrir(ruta: ruta, reiniciarDatos: reiniciarDatos))
+            }
         } catch {
-            throw Fallo.deBaseDeDatos(error, ruta: ruta)
+            throw Fallo.deBaseDeDatos(error, ruta: rutaParaMensajes)
         }
+        abierta = nueva
+        return nueva
     }
 
-    var repositorio: PartidosSQLite {
-        get throws(Fallo) { PartidosSQLite(try almacen()) }
-    }
-
-    var registro: RegistroSQLite {
-        get throws(Fallo) { RegistroSQLite(try almacen()) }
+    var repositorio: any PartidosRepositorio {
+        get throws(Fallo) { try tienda().partidos }
     }
 
     /// `mkdir -p` with private permissions (the database holds webhook URLs with secrets); the
@@ -100,7 +104,7 @@ final class Contexto {
     }
 }
 
-extension PartidosSQLite {
+extension PartidosRepositorio {
     /// The match `id`, or the user's «no such match» error (exit 66).
     func partidoExistente(_ id: Int) throws -> Partido {
         guard let partido = try partido(id: id) else {

@@ -39,9 +39,9 @@ enum Programa {
             contexto = actual
             if globales.reiniciarDatos {
                 if leida.ruta.count == 1 {
-                    _ = try actual.almacen()
+                    _ = try actual.tienda()
                     terminal.linea(
-                        "Datos reiniciados en «\(TextoSeguro.limpio(try actual.rutaDeLaBase))».")
+                        "Datos reiniciados en «\(TextoSeguro.limpio(actual.rutaParaMensajes))».")
                     return .ok
                 }
                 // The command is checked against what the data will be (the seed) before the

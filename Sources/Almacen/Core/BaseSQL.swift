@@ -84,6 +84,17 @@ public protocol ColaSQL: Sendable {
     /// database's one write lock; on PostgreSQL a write that appends to the change log takes
     /// its advisory lock too (`Dialecto.ordenarCambios`), so change ids follow commit order.
     func write<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+
+    /// A write that touches only rows it locks itself (the outbox's claims and outcomes): on
+    /// PostgreSQL it does not wait for other writers, so dispatchers on several machines work
+    /// side by side; on SQLite it is `write`.
+    func writeConcurrente<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+}
+
+extension ColaSQL {
+    public func writeConcurrente<T: Sendable>(_ body: (Base) throws -> T) throws -> T {
+        try write(body)
+    }
 }
 
 /// Where the two stores' SQL differs.

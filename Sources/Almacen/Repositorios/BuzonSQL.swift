@@ -60,7 +60,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     }
 
     public func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] {
-        try queue.write { db in
+        try queue.writeConcurrente { db in
             let reclamadas = try db.rows(
                 """
                 UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2
@@ -69,8 +69,8 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                     WHERE e.canal = ?3 AND e.estado = 'pendiente' AND e.proximo_intento <= ?4
                       AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)
                       AND (?6 = 0 OR e.intentos = 0)
-                      AND (?7 IS NULL OR e.ejecucion_id = ?7)
-                      AND (?9 IS NULL OR e.aviso_id = ?9)
+                      AND (CAST(?7 AS BIGINT) IS NULL OR e.ejecucion_id = ?7)
+                      AND (CAST(?9 AS BIGINT) IS NULL OR e.aviso_id = ?9)
                       AND NOT EXISTS (
                           SELECT 1 FROM entrega p
                           WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id
@@ -113,7 +113,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         throws -> Int
     {
         guard !resultados.isEmpty else { return 0 }
-        return try queue.write { db in
+        return try queue.writeConcurrente { db in
             var guardados = 0
             // Delivered ones: one statement per channel, whatever the batch size.
             let entregadas = Dictionary(
@@ -151,7 +151,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
 
     @discardableResult
     public func renovar(arrendatario: String, hasta: Double) throws -> Int {
-        try queue.write { db in
+        try queue.writeConcurrente { db in
             try db.execute(
                 """
                 UPDATE entrega SET arrendado_hasta = ?
@@ -163,12 +163,12 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
 
     @discardableResult
     public func liberar(arrendatario: String, canal: String?, ahora: Double) throws -> Int {
-        try queue.write { db in
+        try queue.writeConcurrente { db in
             try db.execute(
                 """
                 UPDATE entrega SET arrendatario = NULL, arrendado_hasta = NULL,
                     proximo_intento = CASE WHEN proximo_intento < ?1 THEN proximo_intento ELSE ?1 END
-                WHERE arrendatario = ?2 AND estado = 'pendiente' AND (?3 IS NULL OR canal = ?3)
+                WHERE arrendatario = ?2 AND estado = 'pendiente' AND (CAST(?3 AS TEXT) IS NULL OR canal = ?3)
                 """, ahora, arrendatario, canal)
             return db.changes
         }
@@ -257,7 +257,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 uniqueKeysWithValues: try db.rows(
                     """
                     SELECT canal, count(*) FROM entrega
-                    WHERE estado = 'pendiente' AND (?1 IS NULL OR ejecucion_id = ?1)
+                    WHERE estado = 'pendiente' AND (CAST(?1 AS BIGINT) IS NULL OR ejecucion_id = ?1)
                     GROUP BY canal
                     """, ejecucion
                 ) { ($0.string(0), $0.int(1)) })

@@ -150,7 +150,8 @@ enum ConsultasDeEjecuciones {
             SELECT id, pid, pid_inicio, anfitrion FROM ejecucion
             WHERE partido_id = ?1 AND estado = 'en_juego' AND cancelacion_pedida IS NULL
               AND (CAST(?2 AS BIGINT) IS NULL OR id <> ?2)
-            """, partido, excepto, map: candidata)
+            """, partido, excepto
+        ) { candidata($0) }
         return try pedir(db, .reemplazo, candidatas, propio: propio)
     }
 

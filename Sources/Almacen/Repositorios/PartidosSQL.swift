@@ -14,7 +14,7 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
                 FROM partido p
                 JOIN equipo l ON l.id = p.local_id
                 JOIN equipo v ON v.id = p.visitante_id
-                WHERE ?1 IS NULL OR p.competicion = ?1
+                WHERE CAST(?1 AS TEXT) IS NULL OR p.competicion = ?1
                 ORDER BY p.id
                 """, competicion, map: Self.cabecera)
             let eventos = try Self.eventos(db, partidoId: nil)
@@ -67,8 +67,9 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
             FROM evento e
             JOIN jugador j ON j.id = e.jugador_id
             JOIN equipo eq ON eq.id = j.equipo_id
-            WHERE (?1 IS NULL OR e.partido_id = ?1)
-              AND (?2 IS NULL OR e.partido_id IN (SELECT id FROM partido WHERE competicion = ?2))
+            WHERE (CAST(?1 AS BIGINT) IS NULL OR e.partido_id = ?1)
+              AND (CAST(?2 AS TEXT) IS NULL
+                OR e.partido_id IN (SELECT id FROM partido WHERE competicion = ?2))
             ORDER BY e.partido_id, e.orden
             """, partidoId, competicion
         ) { fila in
@@ -227,7 +228,7 @@ extension PartidosSQL {
         try queue.read { db in
             var fichas = try db.rows(
                 """
-                \(Self.consultaDeFichas) WHERE ?1 IS NULL OR p.competicion = ?1 ORDER BY p.id
+                \(Self.consultaDeFichas) WHERE CAST(?1 AS TEXT) IS NULL OR p.competicion = ?1 ORDER BY p.id
                 """, competicion, map: Self.ficha)
             if conEventos {
                 let eventos = try Self.eventos(db, partidoId: nil, competicion: competicion)

@@ -43,7 +43,7 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
                 """
                 SELECT id, momento, partido_id, linea FROM (
                     SELECT id, momento, partido_id, linea FROM registro
-                    WHERE ?1 IS NULL OR partido_id = ?1
+                    WHERE CAST(?1 AS BIGINT) IS NULL OR partido_id = ?1
                     ORDER BY id DESC LIMIT ?2
                 ) AS ultimas ORDER BY id
                 """, partido, limite ?? Int.max

@@ -86,7 +86,7 @@ struct AjusteDuracion: Comando {
         // The setting and the stop requests are one transaction: a `jugar` starting at the
         // same moment either sees the new duration or is stopped and starts again.
         let afectadas = try ControlDeEjecuciones.cambiarDuracion(
-            minutos, en: EjecucionesSQLite(try contexto.almacen()), propietario: .actual,
+            minutos, en: try contexto.tienda().ejecuciones, propietario: .actual,
             despertar: { $0.propietario.despertar() })
         for linea in Self.texto(minutos, afectadas: afectadas) { contexto.terminal.linea(linea) }
         return .ok
@@ -188,7 +188,7 @@ struct AjusteRegistroDias: Comando {
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         try ComandoAjustes.cambiar(contexto) { $0.diasDeRegistro = dias }
-        try MantenimientoSQLite(try contexto.almacen()).podar(ahora: segundosUnix())
+        try contexto.tienda().mantenimiento.podar(ahora: segundosUnix())
         contexto.terminal.linea("El registro guarda \(Textos.cuenta(dias, "día", "días")).")
         return .ok
     }
@@ -212,7 +212,7 @@ struct AjusteRegistroLineas: Comando {
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         try ComandoAjustes.cambiar(contexto) { $0.lineasDeRegistro = lineas }
-        try MantenimientoSQLite(try contexto.almacen()).podar(ahora: segundosUnix())
+        try contexto.tienda().mantenimiento.podar(ahora: segundosUnix())
         contexto.terminal.linea(
             "El registro guarda \(Textos.cuenta(lineas, "línea", "líneas")) como mucho.")
         return .ok

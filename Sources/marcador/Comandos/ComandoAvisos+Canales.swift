@@ -22,11 +22,11 @@ struct AvisosCanales: Comando {
     var json: Bool
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let buzon = BuzonSQLite(try contexto.almacen())
+        let tienda = try contexto.tienda()
         if json {
-            contexto.terminal.linea(try documentoJSON(try CanalJSON.todos(buzon, contexto)))
+            contexto.terminal.linea(try documentoJSON(try CanalJSON.todos(tienda, contexto)))
         } else {
-            contexto.terminal.linea(try CanalJSON.tabla(buzon, contexto))
+            contexto.terminal.linea(try CanalJSON.tabla(tienda, contexto))
         }
         return .ok
     }
@@ -72,13 +72,14 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
                     + "(de 1 a 64 caracteres, sin caracteres de control; «terminal» está reservado)."
             )
         }
-        let buzon = BuzonSQLite(try contexto.almacen())
+        let tienda = try contexto.tienda()
+        let buzon = tienda.buzon
         let configurado = CanalConfigurado(
             nombre: nombre, tipo: tipo, ajustes: ajustes.json,
             filtros: try seguimiento.filtros(try contexto.repositorio))
         if case .failure(let fallo) = FabricaDeCanales.crear(
-            configurado, entorno: contexto.entorno,
-            registro: RegistroSQLite(buzon.queue, eco: false), cambios: CambiosSQLite(buzon.queue))
+            configurado, entorno: contexto.entorno, registro: tienda.registro(eco: false),
+            cambios: tienda.cambios)
         {
             throw Fallo(
                 mensaje:
@@ -220,7 +221,7 @@ struct CanalesQuitar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        guard try BuzonSQLite(try contexto.almacen()).quitarCanal(nombre) else {
+        guard try try contexto.tienda().buzon.quitarCanal(nombre) else {
             throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
         }
         contexto.terminal.linea("Canal \(citado(nombre)) quitado.")
@@ -257,7 +258,7 @@ struct CanalesDesactivar: Comando {
     static func cambiar(_ nombre: String, activo: Bool, _ contexto: Contexto) throws
         -> CodigoDeSalida
     {
-        guard try BuzonSQLite(try contexto.almacen()).activarCanal(nombre, activo: activo) else {
+        guard try try contexto.tienda().buzon.activarCanal(nombre, activo: activo) else {
             throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
         }
         contexto.terminal.linea(
@@ -281,7 +282,7 @@ struct OpcionesDeSeguimiento: GrupoDeOpciones {
 
     /// The filters, with each name found among the stored ones (without case or accents).
     @MainActor
-    func filtros(_ repositorio: PartidosSQLite) throws -> FiltrosDeCanal {
+    func filtros(_ repositorio: any PartidosRepositorio) throws -> FiltrosDeCanal {
         let equipos = try self.equipos.isEmpty ? [] : repositorio.equipos()
         let competiciones =
             try self.competiciones.isEmpty ? [] : repositorio.competiciones().compactMap(\.nombre)
@@ -331,7 +332,7 @@ struct CanalesSeguir: Comando {
         _ nombre: String, _ contexto: Contexto,
         _ cambio: (FiltrosDeCanal) throws -> FiltrosDeCanal
     ) throws -> CodigoDeSalida {
-        let buzon = BuzonSQLite(try contexto.almacen())
+        let buzon = try contexto.tienda().buzon
         guard let canal = try buzon.canales().first(where: { $0.nombre == nombre }) else {
             throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
         }

@@ -30,12 +30,12 @@ struct OpcionDeArriendo: GrupoDeOpciones {
 enum Reparto {
     /// The channels that work here; those that do not are reported once per change.
     static func canalesActivos(
-        _ buzon: BuzonSQLite, _ contexto: Contexto, registro: any Registro,
+        _ tienda: any Tienda, _ contexto: Contexto, registro: any Registro,
         avisados: inout Set<String>
     ) throws -> [CanalActivo] {
         let (canales, fallos) = FabricaDeCanales.activos(
-            try buzon.canales(), entorno: contexto.entorno, registro: registro,
-            cambios: CambiosSQLite(buzon.queue))
+            try tienda.buzon.canales(), entorno: contexto.entorno, registro: registro,
+            cambios: tienda.cambios)
         for fallo in fallos where avisados.insert("\(fallo.canal) \(fallo.motivo)").inserted {
             escribirEnStderr(
                 "marcador: canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí: \(fallo.motivo).\n"
@@ -45,15 +45,14 @@ enum Reparto {
     }
 
     static func despachador(
-        _ queue: DatabaseQueue, _ contexto: Contexto, configuracion: Despachador.Configuracion,
+        _ tienda: any Tienda, _ contexto: Contexto, configuracion: Despachador.Configuracion,
         avisados: inout Set<String>
     ) throws -> Despachador {
-        let registro = RegistroSQLite(queue)
-        let buzon = BuzonSQLite(queue)
-        let canales = try canalesActivos(buzon, contexto, registro: registro, avisados: &avisados)
-        let repositorio = PartidosSQLite(queue)
+        let registro = tienda.registro(eco: true)
+        let canales = try canalesActivos(tienda, contexto, registro: registro, avisados: &avisados)
+        let repositorio = tienda.partidos
         return Despachador(
-            buzon: buzon, canales: canales, registro: registro, configuracion: configuracion,
+            buzon: tienda.buzon, canales: canales, registro: registro, configuracion: configuracion,
             enriquecedor: try Enriquecedores.crear(repositorio, entorno: contexto.entorno),
             permitido: { try repositorio.avisosPermitidos() })
     }
@@ -62,13 +61,16 @@ enum Reparto {
     /// a changed channel table is applied within one poll, orphaned banners expire, and the
     /// store is pruned every few minutes.
     static func vigilar(
-        _ despachador: Despachador, _ queue: DatabaseQueue, _ contexto: Contexto,
+        _ despachador: Despachador, _ tienda: any Tienda, _ contexto: Contexto,
         avisados: Set<String>
     ) async throws {
-        let registro = RegistroSQLite(queue)
-        let buzon = BuzonSQLite(queue)
+        let registro = tienda.registro(eco: true)
+        let buzon = tienda.buzon
         var avisados = avisados
         despachador.arrancar()
+        // On PostgreSQL a new delivery rings at once (LISTEN); the poll stays as a fallback.
+        let escucha = tienda.escuchar(.entregas) { _ in despachador.despertar() }
+        defer { escucha?.parar() }
         var configurados = try buzon.canales()
         var vueltas = 0
         while !Task.isCancelled {
@@ -79,11 +81,11 @@ enum Reparto {
                 configurados = ahora
                 await despachador.actualizar(
                     canales: try canalesActivos(
-                        buzon, contexto, registro: registro, avisados: &avisados))
+                        tienda, contexto, registro: registro, avisados: &avisados))
             }
             vueltas += 1
             if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: segundosUnix()) }
-            if vueltas % 300 == 1 { try MantenimientoSQLite(queue).podar(ahora: segundosUnix()) }
+            if vueltas % 300 == 1 { try tienda.mantenimiento.podar(ahora: segundosUnix()) }
         }
     }
 
@@ -102,11 +104,11 @@ struct AvisosEnviar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
-        try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
+        let tienda = try contexto.tienda()
+        try tienda.mantenimiento.podar(ahora: segundosUnix())
         var avisados = Set<String>()
         let despachador = try Reparto.despachador(
-            queue, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+            tienda, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
         let salida = SalidaPorSenal()
         let envio = Task { try await despachador.enviarPendientes() }
@@ -121,7 +123,7 @@ struct AvisosEnviar: Comando {
         let resumen = try await envio.value
         if let senal = salida.senal {
             // What was in flight is given back for the next dispatcher, same key.
-            try BuzonSQLite(queue).liberar(
+            try tienda.buzon.liberar(
                 arrendatario: despachador.arrendatario, canal: nil, ahora: segundosUnix())
             return CodigoDeSalida.porSenal(senal)
         }
@@ -143,15 +145,15 @@ struct AvisosVigilar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
+        let tienda = try contexto.tienda()
         var avisados = Set<String>()
         let despachador = try Reparto.despachador(
-            queue, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+            tienda, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
         let salida = SalidaPorSenal()
         let yaAvisados = avisados
         let bucle = Task { @MainActor in
-            try await Reparto.vigilar(despachador, queue, contexto, avisados: yaAvisados)
+            try await Reparto.vigilar(despachador, tienda, contexto, avisados: yaAvisados)
         }
         let vigia = Task { @MainActor in
             for await numero in senales {
@@ -181,7 +183,7 @@ struct AvisosReintentar: Comando {
         resumen: "Vuelve a poner en cola las entregas fallidas, con los intentos a cero.")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let n = try BuzonSQLite(try contexto.almacen()).reintentarFallidas(ahora: segundosUnix())
+        let n = try try contexto.tienda().buzon.reintentarFallidas(ahora: segundosUnix())
         contexto.terminal.linea(
             n == 1
                 ? "1 entrega fallida vuelve a la cola."
@@ -209,8 +211,8 @@ struct AvisosProbar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
-        let buzon = BuzonSQLite(queue)
+        let tienda = try contexto.tienda()
+        let buzon = tienda.buzon
         let canales = try buzon.canales()
         if let canal {
             guard let elegido = canales.first(where: { $0.nombre == canal }) else {
@@ -227,7 +229,7 @@ struct AvisosProbar: Comando {
         let aviso = try buzon.encolarPrueba(canal: canal, ahora: segundosUnix())
         var avisados = Set<String>()
         let despachador = try Reparto.despachador(
-            queue, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+            tienda, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
         try await despachador.enviarPendientes(aviso: aviso)
         var todos = true
         for entrega in try buzon.entregas(aviso: aviso) {

@@ -49,15 +49,15 @@ struct ComandoAvisos: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
-        let buzon = BuzonSQLite(queue)
-        let ajustes = try PartidosSQLite(queue).ajustes()
+        let tienda = try contexto.tienda()
+        let buzon = tienda.buzon
+        let ajustes = try tienda.partidos.ajustes()
         let recuento = try buzon.recuento()
         let ultimos = try buzon.ultimos(limite: self.ultimos ?? 10)
         if json {
             let documento = EstadoJSON(
                 permiso: ajustes.avisosPermitidos == true, silencio: ajustes.sinAvisosEnPrimerPlano,
-                canales: try CanalJSON.todos(buzon, contexto),
+                canales: try CanalJSON.todos(tienda, contexto),
                 entregas: Dictionary(
                     uniqueKeysWithValues: recuento.map { ($0.key.rawValue, $0.value) }),
                 ultimos: ultimos.map {
@@ -75,7 +75,7 @@ struct ComandoAvisos: Comando {
         terminal.linea(AvisosActivar.texto(ajustes.avisosPermitidos == true))
         terminal.linea(
             "Silencio en primer plano: " + (ajustes.sinAvisosEnPrimerPlano ? "sí" : "no"))
-        terminal.linea("\nCanales:\n" + (try CanalJSON.tabla(buzon, contexto)))
+        terminal.linea("\nCanales:\n" + (try CanalJSON.tabla(tienda, contexto)))
         terminal.linea(
             "\nEntregas: "
                 + EstadoDeEntrega.allCases.map { "\(recuento[$0] ?? 0) \($0.plural)" }
@@ -169,11 +169,11 @@ struct CanalJSON: Encodable {
     var sigue: FiltrosDeCanal
 
     @MainActor
-    static func todos(_ buzon: BuzonSQLite, _ contexto: Contexto) throws -> [CanalJSON] {
-        try buzon.canales().map { canal in
+    static func todos(_ tienda: any Tienda, _ contexto: Contexto) throws -> [CanalJSON] {
+        try tienda.buzon.canales().map { canal in
             let creado = FabricaDeCanales.crear(
-                canal, entorno: contexto.entorno, registro: RegistroSQLite(buzon.queue, eco: false),
-                cambios: CambiosSQLite(buzon.queue))
+                canal, entorno: contexto.entorno, registro: tienda.registro(eco: false),
+                cambios: tienda.cambios)
             var motivo: String?
             if case .failure(let fallo) = creado { motivo = fallo.motivo }
             return CanalJSON(
@@ -196,9 +196,9 @@ struct CanalJSON: Encodable {
     }
 
     @MainActor
-    static func tabla(_ buzon: BuzonSQLite, _ contexto: Contexto) throws -> String {
+    static func tabla(_ tienda: any Tienda, _ contexto: Contexto) throws -> String {
         var tabla = Tabla(cabeceras: ["NOMBRE", "TIPO", "ESTADO", "SIGUE", "AJUSTES"])
-        for canal in try todos(buzon, contexto) {
+        for canal in try todos(tienda, contexto) {
             let estado =
                 !canal.activo
                 ? "en pausa" : canal.disponible ? "activo" : "no disponible: \(canal.motivo ?? "")"

@@ -30,7 +30,7 @@ struct ComandoGolAMano: Comando {
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         contexto.terminal.linea(
             try Self.anotar(
-                partido: id.valor, lado: lado, quitar: quitar, en: try contexto.almacen()))
+                partido: id.valor, lado: lado, quitar: quitar, en: try contexto.tienda()))
         return .ok
     }
 
@@ -39,16 +39,14 @@ struct ComandoGolAMano: Comando {
     /// - Throws: `Fallo.noEncontrado` for no such match, `Fallo.uso` when there is no hand goal
     ///   to remove.
     nonisolated static func anotar(
-        partido id: Int, lado: Lado, quitar: Bool, en queue: DatabaseQueue
-    ) throws
-        -> String
-    {
-        let repositorio = PartidosSQLite(queue)
+        partido id: Int, lado: Lado, quitar: Bool, en tienda: any Tienda
+    ) throws -> String {
+        let repositorio = tienda.partidos
         let partido = try repositorio.partidoExistente(id)
         let duracion = partido.duracionPorDefecto(ajuste: try repositorio.ajustes().duracion)
         let equipo = TextoSeguro.limpio(partido.equipo(lado).nombre)
         guard
-            let ejecucion = try EjecucionesSQLite(queue).golAMano(
+            let ejecucion = try tienda.ejecuciones.golAMano(
                 partido: id, lado: lado, quitar: quitar, duracion: duracion,
                 codigo: PartidoEnVivo.codigoAleatorio())
         else {
@@ -57,7 +55,7 @@ struct ComandoGolAMano: Comando {
         let marcador = ejecucion.goles + ejecucion.golesAMano
         let resultado =
             "\(TextoSeguro.limpio(partido.local.nombre)) \(marcador) \(TextoSeguro.limpio(partido.visitante.nombre))"
-        RegistroSQLite(queue, eco: false).anotar(
+        tienda.registro(eco: false).anotar(
             (quitar ? "gol a mano quitado a " : "gol a mano de ")
                 + "\(partido.equipo(lado).nombre): "
                 + "\(partido.local.nombre) \(marcador) \(partido.visitante.nombre) (\(ejecucion.codigo))",

@@ -46,7 +46,7 @@ struct ComandoImportar: Comando {
         } catch let fallo as FalloDeImportacion {
             throw Fallo.datos("No se importa nada de \(citado(ruta)): \(fallo.mensaje).")
         }
-        let queue = try contexto.almacen()
+        let tienda = try contexto.tienda()
         for aviso in competicion.partidos.flatMap(\.avisos) {
             escribirEnStderr("advertencia: \(TextoSeguro.limpio(aviso))\n")
         }
@@ -61,7 +61,7 @@ struct ComandoImportar: Comando {
                 goles: partido.goles,
                 conAvisos: !partido.avisos.isEmpty)
         }
-        let resumen = try ImportacionSQLite(queue).importar(entradas, soloComprobar: soloComprobar)
+        let resumen = try tienda.importacion.importar(entradas, soloComprobar: soloComprobar)
         let terminal = contexto.terminal
         terminal.linea(
             "\(TextoSeguro.limpio(competicion.nombre)): "

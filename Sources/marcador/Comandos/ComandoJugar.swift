@@ -83,14 +83,14 @@ struct ComandoJugar: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
-        let repositorio = PartidosSQLite(queue)
+        let tienda = try contexto.tienda()
+        let repositorio = tienda.partidos
         let partido = try repositorio.partidoExistente(id)
         try comprobarDuracion(partido)
         let pantalla = Pantalla(terminal: contexto.terminal)
-        let registro = RegistroEnPantalla(base: RegistroSQLite(queue), pantalla: pantalla)
+        let registro = RegistroEnPantalla(base: tienda.registro(eco: true), pantalla: pantalla)
         let control = ControlDeEjecuciones(
-            ejecuciones: EjecucionesSQLite(queue),
+            ejecuciones: tienda.ejecuciones,
             duracionAjustada: { try repositorio.ajustes().duracion },
             propietario: .actual, registro: registro, despertar: { $0.propietario.despertar() })
         let guardada = reanudar ? try ejecucionReanudable(control) : nil
@@ -99,10 +99,10 @@ struct ComandoJugar: Comando {
             contexto.terminal.linea(
                 "Este partido no tiene goles en su guion: se juega sin ninguno.")
         }
-        try MantenimientoSQLite(queue).podar(ahora: segundosUnix())
+        try tienda.mantenimiento.podar(ahora: segundosUnix())
         let enPrimerPlano = !(silencio || ajustes.sinAvisosEnPrimerPlano)
         let reparto = try RepartoEnProceso(
-            queue: queue, registro: registro, entorno: contexto.entorno, pantalla: pantalla,
+            tienda: tienda, registro: registro, entorno: contexto.entorno, pantalla: pantalla,
             conBanner: enPrimerPlano)
         let dibujo = DibujoDelPartido(pantalla: pantalla)
         control.alEmpezar = { _, cronica in reparto.atender(ejecucion: cronica.ejecucion) }
@@ -122,6 +122,12 @@ struct ComandoJugar: Comando {
         // Signals become task cancellation: the match logs CANCELADO, the lanes abandon their
         // transfers, and the process leaves within the tick, whatever a channel is doing.
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGWINCH])
+        // A stop request from another host arrives as a notification (signals do not cross
+        // machines); on one host SIGUSR1 does the same.
+        let escucha = tienda.escuchar(.parar) { _ in
+            Task { @MainActor in control.revisarParada() }
+        }
+        defer { escucha?.parar() }
         let salida = SalidaPorSenal()
         let partidoEnJuego = Task { @MainActor in try await control.jugar(peticion) }
         let vigia = Task { @MainActor in
@@ -178,7 +184,9 @@ struct ComandoJugar: Comando {
 
     /// Like the system dialog: the first `jugar` on a terminal asks once; without a terminal to
     /// ask on, permission stays off and nobody is asked.
-    private func preguntarPermisoSiHaceFalta(_ repositorio: PartidosSQLite, _ contexto: Contexto)
+    private func preguntarPermisoSiHaceFalta(
+        _ repositorio: any PartidosRepositorio, _ contexto: Contexto
+    )
         throws
         -> Ajustes
     {

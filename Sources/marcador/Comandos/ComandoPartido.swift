@@ -20,13 +20,13 @@ struct ComandoPartido: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
-        let repositorio = PartidosSQLite(queue)
+        let tienda = try contexto.tienda()
+        let repositorio = tienda.partidos
         guard let ficha = try repositorio.ficha(id: id.valor) else {
             _ = try repositorio.partidoExistente(id.valor)  // the user's «no such match»
             return .noEncontrado
         }
-        let ejecuciones = try EjecucionesSQLite(queue).todas(partido: id.valor)
+        let ejecuciones = try tienda.ejecuciones.todas(partido: id.valor)
         let resumen = try repositorio.resumenes(competicion: ficha.partido.competicion).first {
             $0.id == id.valor
         }

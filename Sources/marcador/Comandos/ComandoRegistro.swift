@@ -30,7 +30,7 @@ struct ComandoRegistro: Comando {
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         if let partido { _ = try contexto.repositorio.partidoExistente(partido) }
-        let lineas = try contexto.registro.lineas(partido: partido, limite: ultimas)
+        let lineas = try contexto.tienda().lineasDelRegistro(partido: partido, limite: ultimas)
         if json {
             contexto.terminal.linea(try documentoJSON(lineas))
             return .ok

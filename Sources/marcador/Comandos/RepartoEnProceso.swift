@@ -11,14 +11,13 @@ final class RepartoEnProceso {
 
     /// Builds the dispatcher for the active channels (plus the terminal banner) and starts it.
     init(
-        queue: DatabaseQueue, registro: any Registro, entorno: [String: String],
+        tienda: any Tienda, registro: any Registro, entorno: [String: String],
         pantalla: Pantalla, conBanner: Bool
     ) throws {
-        let buzon = BuzonSQLite(queue)
+        let buzon = tienda.buzon
         self.buzon = buzon
         let (canales, fallos) = FabricaDeCanales.activos(
-            try buzon.canales(), entorno: entorno, registro: registro,
-            cambios: CambiosSQLite(queue))
+            try buzon.canales(), entorno: entorno, registro: registro, cambios: tienda.cambios)
         for fallo in fallos {
             pantalla.linea(
                 "Canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí "
@@ -34,7 +33,7 @@ final class RepartoEnProceso {
                         conCampana: terminal.esInteractiva, enmarcado: terminal.esInteractiva
                     ) { texto in pantalla.linea(texto) }))
         }
-        let repositorio = PartidosSQLite(queue)
+        let repositorio = tienda.partidos
         var configuracion = Despachador.Configuracion()
         configuracion.soloPrimerosIntentos = true
         despachador = Despachador(
@@ -60,7 +59,7 @@ final class RepartoEnProceso {
 
 /// The attachment fetcher every dispatcher of this program uses.
 enum Enriquecedores {
-    static func crear(_ repositorio: PartidosSQLite, entorno: [String: String]) throws
+    static func crear(_ repositorio: any PartidosRepositorio, entorno: [String: String]) throws
         -> Enriquecedor?
     {
         guard let carpeta = Enriquecedor.carpetaPorDefecto(entorno: entorno) else { return nil }

@@ -74,7 +74,7 @@ final class Pantalla: Sendable {
 
 /// The log as `jugar` uses it: same lines, same table, but the status line steps aside.
 struct RegistroEnPantalla: Registro {
-    let base: RegistroSQLite
+    let base: any Registro
     let pantalla: Pantalla
 
     func anotar(_ linea: String, partido: Int?) {

@@ -14,7 +14,7 @@ import Torneo
 /// something must come from this server's own pages (`Origin`) and carry their key
 /// (`X-Marcador-Token`). Runs on the server's loop thread.
 struct AplicacionWeb: Sendable {
-    let queue: DatabaseQueue
+    let tienda: any Tienda
     let token: String
     /// The address it listens on: with the port, what `Host` must say (and on loopback, its
     /// other names: `localhost:8080`…).
@@ -108,7 +108,7 @@ struct AplicacionWeb: Sendable {
         case ("partidos", 2):
             try metodo(peticion, lectura)
             let id = try numeroDePartido(partes[1])
-            _ = try PartidosSQLite(queue).partidoExistente(id)
+            _ = try tienda.partidos.partidoExistente(id)
             return try pagina("partido.html", ["PARTIDO": String(id)])
         case ("eventos", 1):
             try metodo(peticion, lectura)
@@ -137,7 +137,7 @@ struct AplicacionWeb: Sendable {
             return try listaDePartidos()
         case ("ajustes", 1):
             try metodo(peticion, lectura)
-            return Self.json(200, AjustesDePantallaJSON(try PartidosSQLite(queue).ajustes()))
+            return Self.json(200, AjustesDePantallaJSON(try tienda.partidos.ajustes()))
         case ("partidos", 2):
             try metodo(peticion, lectura)
             return try fichaDePartido(try numeroDePartido(partes[1]))
@@ -197,7 +197,7 @@ struct AplicacionWeb: Sendable {
     /// A notice's fetched attachment, only from the dispatcher's own folder.
     private func imagen(_ texto: String) throws -> HTTPResponse {
         guard let id = Int(texto), let carpeta = carpetaDeAdjuntos,
-            let ruta = try CambiosSQLite(queue).imagen(de: id), ruta.hasPrefix(carpeta + "/"),
+            let ruta = try tienda.cambios.imagen(de: id), ruta.hasPrefix(carpeta + "/"),
             !ruta.contains("/../"),
             let bytes = leerFichero(ruta, maximo: TipoDeAdjunto.limiteMaximo),
             let tipo = TipoDeAdjunto.detectar(bytes)
@@ -210,17 +210,17 @@ struct AplicacionWeb: Sendable {
     private func listaDePartidos() throws -> HTTPResponse {
         // The cursor first: a change committed after it is replayed to the page, so it can
         // arrive twice (harmless: events carry whole states), never go missing.
-        let cursor = try CambiosSQLite(queue).ultimo()
-        let lista = try PartidosSQLite(queue).resumenes().map(PartidoJSON.init)
+        let cursor = try tienda.cambios.ultimo()
+        let lista = try tienda.partidos.resumenes().map(PartidoJSON.init)
         return Self.json(200, lista, cabeceras: [("X-Ultimo-Evento", String(cursor))])
     }
 
     private func fichaDePartido(_ id: Int) throws -> HTTPResponse {
-        let cursor = try CambiosSQLite(queue).ultimo()
-        let repositorio = PartidosSQLite(queue)
+        let cursor = try tienda.cambios.ultimo()
+        let repositorio = tienda.partidos
         let partido = try repositorio.partidoExistente(id)
         let ajustes = try repositorio.ajustes()
-        let ultima = try EjecucionesSQLite(queue).ultima(partido: id)
+        let ultima = try tienda.ejecuciones.ultima(partido: id)
         let situacion = PantallaJSON(
             partido: partido, ejecucion: ultima?.id,
             estado: ultima?.estadoDelPartido ?? .sinEmpezar,
@@ -242,7 +242,7 @@ struct AplicacionWeb: Sendable {
 
     private func jugar(_ id: Int, _ peticion: HTTPRequest) throws -> HTTPResponse {
         let cuerpo = try leer(CuerpoDeJugar.self, peticion, vacioVale: true)
-        let repositorio = PartidosSQLite(queue)
+        let repositorio = tienda.partidos
         let partido = try repositorio.partidoExistente(id)
         let ms = try cuerpo?.msPorMinuto ?? repositorio.ajustes().msPorMinuto
         guard (0...600_000).contains(ms) else {
@@ -274,7 +274,7 @@ struct AplicacionWeb: Sendable {
         }
         do {
             let texto = try ComandoGolAMano.anotar(
-                partido: id, lado: lado, quitar: cuerpo.quitar ?? false, en: queue)
+                partido: id, lado: lado, quitar: cuerpo.quitar ?? false, en: tienda)
             return Self.json(200, MensajeJSON(mensaje: texto))
         } catch let fallo as Fallo where fallo.codigo == .uso {
             throw FalloWeb(409, fallo.mensaje)
@@ -291,7 +291,7 @@ struct AplicacionWeb: Sendable {
         guard let cuerpo = try leer(CuerpoDeAjustes.self, peticion, vacioVale: false) else {
             throw FalloWeb(400, "Falta el cuerpo: {\"duracion\": 60}, {\"silencio\": true}…")
         }
-        let repositorio = PartidosSQLite(queue)
+        let repositorio = tienda.partidos
         _ = try repositorio.partidoExistente(id)
         if let duracion = cuerpo.duracion, !Duracion.ajustables.contains(duracion) {
             throw FalloWeb(422, Duracion.ajusteNoValido(String(duracion)))
@@ -308,7 +308,7 @@ struct AplicacionWeb: Sendable {
                 lineas.append(avisos ? "Avisos de gol: activados" : "Avisos de gol: desactivados")
             }
             try repositorio.guardar(ajustes)
-            if cuerpo.avisos == true, let linea = try Self.asegurarCanalDelNavegador(queue) {
+            if cuerpo.avisos == true, let linea = try Self.asegurarCanalDelNavegador(tienda) {
                 lineas.append(linea)
             }
         }
@@ -316,7 +316,7 @@ struct AplicacionWeb: Sendable {
             // Like `ajustes duracion`: the runs following the setting (this server's too, which
             // the wake-up reaches through SIGUSR1) start again from zero.
             let afectadas = try ControlDeEjecuciones.cambiarDuracion(
-                duracion, en: EjecucionesSQLite(queue), propietario: .actual,
+                duracion, en: tienda.ejecuciones, propietario: .actual,
                 despertar: { $0.propietario.despertar() })
             lineas += AjusteDuracion.texto(duracion, afectadas: afectadas)
         }
@@ -325,8 +325,8 @@ struct AplicacionWeb: Sendable {
 
     /// A page that turns notifications on wants them in the browser: the `navegador` channel
     /// is added when there is none, as the user's own gesture (the permission button).
-    private static func asegurarCanalDelNavegador(_ queue: DatabaseQueue) throws -> String? {
-        let buzon = BuzonSQLite(queue)
+    private static func asegurarCanalDelNavegador(_ tienda: any Tienda) throws -> String? {
+        let buzon = tienda.buzon
         guard try !buzon.canales().contains(where: { $0.tipo == .navegador }) else { return nil }
         let nombre = TipoDeCanal.navegador.rawValue
         let canal = CanalConfigurado(nombre: nombre, tipo: .navegador, ajustes: "{}")

@@ -72,25 +72,34 @@ struct ComandoServir: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let queue = try contexto.almacen()
+        let tienda = try contexto.tienda()
         let puerto = self.puerto ?? Self.puertoPorDefecto
         ampliarLimiteDeFicheros()
-        let registro = RegistroSQLite(queue)
+        let registro = tienda.registro(eco: true)
         var avisados = Set<String>()
         var configuracionDelReparto = Despachador.Configuracion()
         configuracionDelReparto.sondeo = .milliseconds(200)
         let despachador = try Reparto.despachador(
-            queue, contexto, configuracion: configuracionDelReparto, avisados: &avisados)
+            tienda, contexto, configuracion: configuracionDelReparto, avisados: &avisados)
         let partidos = PartidosDelServidor(
-            queue: queue, registro: registro, despertarReparto: { despachador.despertar() })
+            tienda: tienda, registro: registro, despertarReparto: { despachador.despertar() })
         let clave = token ?? Self.claveAlAzar()
         let direccion = direccionElegida
         let aplicacion = AplicacionWeb(
-            queue: queue, token: clave, direccion: direccion, partidos: partidos,
+            tienda: tienda, token: clave, direccion: direccion, partidos: partidos,
             carpetaDeAdjuntos: Enriquecedor.carpetaPorDefecto(entorno: contexto.entorno))
+        let fuente = FuenteDeCambios(cambios: tienda.cambios, repositorio: tienda.partidos)
+        // On PostgreSQL the store says when there are changes (LISTEN) and stop requests for
+        // the runs this server plays; on SQLite the loop looks every tick and SIGUSR1 wakes.
+        let escuchas = [
+            tienda.escuchar(.cambios) { _ in fuente.avisar() },
+            tienda.escuchar(.parar) { _ in Task { @MainActor in partidos.revisarParadas() } },
+        ].compactMap { $0 }
+        defer { for escucha in escuchas { escucha.parar() } }
+        fuente.soloAlAvisar = !escuchas.isEmpty
         var configuracion = HTTPServerConfiguration(
             address: direccion == "localhost" ? "127.0.0.1" : direccion, port: puerto,
-            feed: FuenteDeCambios(cambios: CambiosSQLite(queue), repositorio: PartidosSQLite(queue))
+            feed: fuente
         ) { aplicacion.responder($0) }
         configuracion.onFeedError = { error in
             escribirEnStderr(
@@ -114,7 +123,7 @@ struct ComandoServir: Comando {
         let real = servidor.port
         let yaAvisados = avisados
         let reparto = Task { @MainActor in
-            try await Reparto.vigilar(despachador, queue, contexto, avisados: yaAvisados)
+            try await Reparto.vigilar(despachador, tienda, contexto, avisados: yaAvisados)
         }
         let nombre = direccion.contains(":") ? "[\(direccion)]" : direccion
         contexto.terminal.linea("Sirviendo en http://\(nombre):\(real)/ (Ctrl-C para terminar).")

@@ -11,11 +11,35 @@ import Torneo
 /// exactly what it missed. Called on the server's loop thread only.
 final class FuenteDeCambios: EventFeed {
     let cambios: any Cambios
-    let repositorio: PartidosSQLite
+    let repositorio: any PartidosRepositorio
     /// Matches by id, for names and scripts; emptied when the list changes.
     private let partidos = Mutex<[Int: Partido]>([:])
+    /// Set where the store announces its changes (PostgreSQL's NOTIFY): the log is then read
+    /// when told, and once a second in case a notification was lost, instead of every tick.
+    private let avisado = Mutex<(solo: Bool, pendiente: Bool, ultimo: ContinuousClock.Instant)>(
+        (false, true, .now))
 
-    init(cambios: any Cambios, repositorio: PartidosSQLite) {
+    var soloAlAvisar: Bool {
+        get { avisado.withLock { $0.solo } }
+        set { avisado.withLock { $0.solo = newValue } }
+    }
+
+    /// The store committed changes.
+    func avisar() { avisado.withLock { $0.pendiente = true } }
+
+    func hayNovedades() -> Bool {
+        avisado.withLock { estado in
+            let ahora = ContinuousClock.now
+            guard !estado.solo || estado.pendiente || ahora - estado.ultimo > .seconds(1) else {
+                return false
+            }
+            estado.pendiente = false
+            estado.ultimo = ahora
+            return true
+        }
+    }
+
+    init(cambios: any Cambios, repositorio: any PartidosRepositorio) {
         self.cambios = cambios
         self.repositorio = repositorio
     }

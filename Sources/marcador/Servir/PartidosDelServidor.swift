@@ -8,7 +8,7 @@ import Torneo
 /// logging CANCELADO.
 @MainActor
 final class PartidosDelServidor {
-    private let queue: DatabaseQueue
+    private let tienda: any Tienda
     private let registro: any Registro
     /// Rings the server's dispatcher when a minute brought goals.
     private let despertarReparto: @Sendable () -> Void
@@ -17,10 +17,10 @@ final class PartidosDelServidor {
             [:]
 
     init(
-        queue: DatabaseQueue, registro: any Registro,
+        tienda: any Tienda, registro: any Registro,
         despertarReparto: @escaping @Sendable () -> Void
     ) {
-        self.queue = queue
+        self.tienda = tienda
         self.registro = registro
         self.despertarReparto = despertarReparto
     }
@@ -29,9 +29,9 @@ final class PartidosDelServidor {
 
     /// Starts `partido` in this process; it replaces the live run of the match wherever it is.
     func jugar(_ partido: Partido, msPorMinuto: Int) {
-        let repositorio = PartidosSQLite(queue)
+        let repositorio = tienda.partidos
         let control = ControlDeEjecuciones(
-            ejecuciones: EjecucionesSQLite(queue),
+            ejecuciones: tienda.ejecuciones,
             duracionAjustada: { try repositorio.ajustes().duracion }, propietario: .actual,
             registro: registro, despertar: { $0.propietario.despertar() })
         let despertar = despertarReparto

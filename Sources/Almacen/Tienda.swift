@@ -1,0 +1,74 @@
+import Torneo
+
+/// Everything a command needs from the store, whichever it is (DESIGN §12): SQLite, the
+/// embedded default, or PostgreSQL. Commands use only these protocols.
+public protocol Tienda: Sendable {
+    /// How messages name it: the file's path, or the URL without its password.
+    var descripcion: String { get }
+    var partidos: any PartidosRepositorio { get }
+    var ejecuciones: any Ejecuciones { get }
+    var buzon: any Buzon { get }
+    var cambios: any Cambios { get }
+    var mantenimiento: any Mantenimiento { get }
+    var importacion: any Importacion { get }
+    /// The log; `eco` also writes each line to stderr.
+    func registro(eco: Bool) -> any Registro
+    /// Log entries, oldest first; the last `limite` of them when given.
+    func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro]
+    /// Calls `alLlegar` with each notification of `canal` (PostgreSQL's LISTEN), until the
+    /// returned value is stopped. `nil` where the store has no notifications (SQLite: polled).
+    func escuchar(_ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void)
+        -> (any Escucha)?
+}
+
+/// What a store announces as it commits (PostgreSQL's NOTIFY, sent by triggers).
+public enum CanalDeNotificacion: String, Sendable, CaseIterable {
+    /// New or rescheduled deliveries: dispatchers look for work.
+    case entregas = "marcador_entregas"
+    /// New changes in the log: `servir` streams them.
+    case cambios = "marcador_cambios"
+    /// A stop request for a run; the payload is its id.
+    case parar = "marcador_parar"
+}
+
+/// A running LISTEN.
+public protocol Escucha: Sendable {
+    func parar()
+}
+
+extension Tienda {
+    public func escuchar(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? { nil }
+}
+
+/// The repositories of a SQL store.
+public struct TiendaSQL<Cola: ColaSQL>: Tienda {
+    public let cola: Cola
+    public let descripcion: String
+
+    public init(_ cola: Cola, descripcion: String) {
+        self.cola = cola
+        self.descripcion = descripcion
+    }
+
+    public var partidos: any PartidosRepositorio { PartidosSQL(cola) }
+    public var ejecuciones: any Ejecuciones { EjecucionesSQL(cola) }
+    public var buzon: any Buzon { BuzonSQL(cola) }
+    public var cambios: any Cambios { CambiosSQL(cola) }
+    public var mantenimiento: any Mantenimiento { MantenimientoSQL(cola) }
+    public var importacion: any Importacion { ImportacionSQL(cola) }
+
+    public func registro(eco: Bool) -> any Registro { RegistroSQL(cola, eco: eco) }
+
+    public func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
+        try RegistroSQL(cola, eco: false).lineas(partido: partido, limite: limite)
+    }
+}
+
+/// A SQLite database as a store.
+public typealias TiendaSQLite = TiendaSQL<DatabaseQueue>
+
+extension TiendaSQL where Cola == DatabaseQueue {
+    public init(_ queue: DatabaseQueue) { self.init(queue, descripcion: queue.path) }
+}

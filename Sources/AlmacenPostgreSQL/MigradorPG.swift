@@ -1,0 +1,57 @@
+import Almacen
+
+/// Brings a PostgreSQL database to the schema this binary knows (`migrations/postgresql/`,
+/// the same version numbers as SQLite's), each step in its own transaction under an advisory
+/// lock, so processes starting together migrate once. A database written by a newer marcador
+/// is refused before anything is written.
+public struct MigradorPG: Sendable {
+    public let migraciones: [Migration]
+
+    public init(migraciones: [Migration] = MigradorPG.incrustadas) {
+        self.migraciones = migraciones
+    }
+
+    public static let incrustadas: [Migration] = RecursosIncrustados.migraciones.compactMap {
+        fichero in
+        guard fichero.nombre.hasSuffix(".sql"),
+            let version = Int(fichero.nombre.prefix { $0.isNumber })
+        else { return nil }
+        return Migration(version: version, name: fichero.nombre, sql: fichero.texto)
+    }.sorted { $0.version < $1.version }
+
+    public var ultimaVersion: Int { migraciones.last?.version ?? 0 }
+
+    /// The lock migrations and seeding take (keys: marcador's, then this lock's).
+    static let cerrojo = "SELECT pg_advisory_xact_lock(4242, 2)"
+
+    @discardableResult
+    public func migrar(_ conexion: ConexionPG) throws -> [Int] {
+        var aplicadas: [Int] = []
+        for migracion in migraciones {
+            try conexion.executeScript("BEGIN")
+            do {
+                try conexion.executeScript(Self.cerrojo)
+                try conexion.executeScript(
+                    "CREATE TABLE IF NOT EXISTS marcador_esquema (version bigint NOT NULL)")
+                let actual =
+                    try conexion.scalarInt(
+                        "SELECT coalesce(max(version), 0) FROM marcador_esquema") ?? 0
+                if actual > ultimaVersion {
+                    throw MigrationError.superseded(database: actual, known: ultimaVersion)
+                }
+                if actual < migracion.version {
+                    try conexion.executeScript(migracion.sql)
+                    try conexion.execute("DELETE FROM marcador_esquema")
+                    try conexion.execute(
+                        "INSERT INTO marcador_esquema (version) VALUES (?)", migracion.version)
+                    aplicadas.append(migracion.version)
+                }
+                try conexion.executeScript("COMMIT")
+            } catch {
+                try? conexion.executeScript("ROLLBACK")
+                throw error
+            }
+        }
+        return aplicadas
+    }
+}

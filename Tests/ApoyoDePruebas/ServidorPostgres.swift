@@ -1,0 +1,156 @@
+import Foundation
+import Sistema
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real PostgreSQL server from Debian for the tests (DESIGN §12): `initdb` and `pg_ctl` in a
+/// temporary folder, listening only on a Unix socket there, run as the `postgres` user when the
+/// tests run as root (the server refuses root). One per test process, started on first use and
+/// stopped when the process exits; each test gets a database of its own.
+public final class ServidorPostgres: Sendable {
+    public let carpeta: String
+
+    /// The shared server, or why there is none here (the suites report themselves skipped).
+    public static let compartido: Result<ServidorPostgres, FalloDeServidor> = {
+        do {
+            let servidor = try ServidorPostgres()
+            atexit { ServidorPostgres.pararAlSalir() }
+            return .success(servidor)
+        } catch let fallo as FalloDeServidor {
+            return .failure(fallo)
+        } catch {
+            return .failure(FalloDeServidor(motivo: "\(error)"))
+        }
+    }()
+
+    public struct FalloDeServidor: Error, Sendable, CustomStringConvertible {
+        public var motivo: String
+        public var description: String { motivo }
+    }
+
+    /// Why PostgreSQL cannot run here, or `nil` when it can.
+    public static var falta: String? {
+        if case .failure(let fallo) = compartido { return fallo.motivo }
+        return nil
+    }
+
+    private static let pidDelServidor = Mutex<Int32?>(nil)
+
+    private init() throws {
+        guard let bin = Self.binarios() else {
+            throw FalloDeServidor(motivo: "no está PostgreSQL (Debian: postgresql)")
+        }
+        let raiz = geteuid() == 0
+        if raiz && !FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") {
+            throw FalloDeServidor(
+                motivo: "hace falta runuser para arrancar PostgreSQL como postgres")
+        }
+        carpeta = NSTemporaryDirectory() + "marcador-pg-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
+        if raiz {
+            // The server runs as `postgres`: the folder (socket, data, log) must be its own.
+            guard Self.correr("/bin/chown", ["postgres:postgres", carpeta]) == 0 else {
+                throw FalloDeServidor(motivo: "no se pudo preparar la carpeta para postgres")
+            }
+        }
+        let datos = carpeta + "/datos"
+        func comoPostgres(_ programa: String, _ argumentos: [String]) -> Int32 {
+            raiz
+                ? Self.correr("/usr/sbin/runuser", ["-u", "postgres", "--", programa] + argumentos)
+                : Self.correr(programa, argumentos)
+        }
+        guard
+            comoPostgres(
+                bin + "/initdb",
+                [
+                    "-D", datos, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8",
+                    "--locale=C",
+                ]) == 0
+        else { throw FalloDeServidor(motivo: "initdb falló") }
+        let opciones =
+            "-k \(carpeta) -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
+            + "-c full_page_writes=off -c max_connections=300"
+        guard
+            comoPostgres(
+                bin + "/pg_ctl",
+                ["-D", datos, "-o", opciones, "-l", carpeta + "/log", "-w", "start"])
+                == 0
+        else { throw FalloDeServidor(motivo: "pg_ctl start falló (mira \(carpeta)/log)") }
+        if let texto = try? String(contentsOfFile: datos + "/postmaster.pid", encoding: .utf8),
+            let pid = Int32(texto.split(separator: "\n").first ?? "")
+        {
+            Self.pidDelServidor.withLock { $0 = pid }
+        }
+    }
+
+    /// `postgresql://…` for the server's own `postgres` database.
+    public var urlDeAdministracion: String { url(base: "postgres") }
+
+    public func url(base: String) -> String {
+        "postgresql://postgres@/\(base)?host=\(carpeta)"
+    }
+
+    /// A new, empty database for one test; its URL.
+    public func baseNueva() throws -> String {
+        let nombre =
+            "prueba_"
+            + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(
+                of: "-", with: "")
+        guard
+            Self.correr(
+                Self.binarios()! + "/psql",
+                ["-q", "-d", urlDeAdministracion, "-c", "CREATE DATABASE \(nombre)"]) == 0
+        else { throw FalloDeServidor(motivo: "no se pudo crear la base \(nombre)") }
+        return url(base: nombre)
+    }
+
+    /// Debian's `/usr/lib/postgresql/<version>/bin`, the newest one.
+    static func binarios() -> String? {
+        let raiz = "/usr/lib/postgresql"
+        let versiones = ((try? FileManager.default.contentsOfDirectory(atPath: raiz)) ?? [])
+            .compactMap(Int.init).sorted()
+        guard let version = versiones.last else { return nil }
+        let bin = "\(raiz)/\(version)/bin"
+        return FileManager.default.isExecutableFile(atPath: bin + "/pg_ctl") ? bin : nil
+    }
+
+    /// Runs a program to its end, its output thrown away; its exit status. posix_spawn and
+    /// waitpid rather than Foundation's Process: `pg_ctl start` leaves a daemon behind, and
+    /// this runs inside a lazy static initializer, where waiting must not need a run loop.
+    @discardableResult
+    static func correr(_ programa: String, _ argumentos: [String]) -> Int32 {
+        var acciones = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&acciones)
+        defer { posix_spawn_file_actions_destroy(&acciones) }
+        posix_spawn_file_actions_addopen(&acciones, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&acciones, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&acciones, 2, "/dev/null", O_WRONLY, 0)
+        DescriptoresHeredados.cerrar(en: &acciones)
+        // `env -C /`: the postgres user may not be allowed into the tests' working folder.
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            (["/usr/bin/env", "-C", "/", programa] + argumentos).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/usr/bin/env", &acciones, nil, argv, environ) == 0 else {
+            return -1
+        }
+        var estado: Int32 = 0
+        while waitpid(pid, &estado, 0) < 0 && errno == EINTR {}
+        return (estado & 0x7f) == 0 ? (estado >> 8) & 0xff : 128 + (estado & 0x7f)
+    }
+
+    /// At exit: an immediate shutdown (SIGQUIT to the postmaster), nothing left running.
+    private static func pararAlSalir() {
+        guard case .success(let servidor) = compartido,
+            let pid = pidDelServidor.withLock({ $0 })
+        else { return }
+        kill(pid, SIGQUIT)
+        // The postmaster is not our child (pg_ctl daemonised it): wait until it is gone, up to
+        // two seconds, so that its folder can go too.
+        for _ in 0..<200 where kill(pid, 0) == 0 { usleep(10_000) }
+        try? FileManager.default.removeItem(atPath: servidor.carpeta)
+    }
+}
