@@ -101,7 +101,10 @@ let package = Package(
             name: "ImportadorTests", dependencies: ["Importador", "Motor", "Almacen", "Torneo"]),
         .testTarget(
             name: "MarcadorTests",
-            dependencies: ["marcador", "Almacen", "Torneo", "ApoyoDePruebas"]),
+            dependencies: [
+                "marcador", "Almacen", "AlmacenPostgreSQL", "Motor", "Sistema", "Torneo",
+                "ApoyoDePruebas",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

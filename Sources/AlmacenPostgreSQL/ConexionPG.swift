@@ -55,7 +55,7 @@ public final class ConexionPG: BaseSQL {
         self.conexion = conexion
         guard api.status(conexion) == CONNECTION_OK else {
             let mensaje = api.error_message(conexion).map { String(cString: $0) } ?? ""
-            api.finish(conexion)
+            // No PQfinish here: every stored property is set, so deinit runs and finishes it.
             throw ErrorPG(
                 estado: "08001",
                 mensaje: mensaje.trimmingCharacters(while: { $0 == "\n" || $0 == " " }))

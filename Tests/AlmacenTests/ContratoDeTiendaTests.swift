@@ -448,8 +448,8 @@ struct ContratoSQLiteTests {
 struct ContratoPostgreSQLTests {
     @Test(arguments: ContratoDeTienda.allCases)
     func contrato(_ caso: ContratoDeTienda) async throws {
-        let servidor = try ServidorPostgres.compartido.get()
-        let cola = try AlmacenPG.abrir(url: try servidor.baseNueva())
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        let cola = try AlmacenPG.abrir(url: url)
         try await caso.comprobar(TiendaPG(cola))
     }
 }

@@ -109,60 +109,76 @@ public final class ReceptorHTTP: Sendable {
         }
     }
 
+    /// Serves one connection: requests one after another while the client keeps it open
+    /// (HTTP/1.1 keep-alive, as libcurl does), each answered from the script.
     private func atender(_ cliente: Int32) {
         defer { close(cliente) }
-        var datos = Data()
+        var pendiente = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
-        var finDeCabeceras: Range<Data.Index>?
-        while finDeCabeceras == nil {
+        func leerMas() -> Bool {
             let n = read(cliente, &buffer, buffer.count)
-            if n <= 0 { return }
-            datos.append(contentsOf: buffer[0..<n])
-            finDeCabeceras = datos.range(of: Data("\r\n\r\n".utf8))
+            if n <= 0 { return false }
+            pendiente.append(contentsOf: buffer[0..<n])
+            return true
         }
-        let cabecera = String(decoding: datos[..<finDeCabeceras!.lowerBound], as: UTF8.self)
-        var lineas = cabecera.components(separatedBy: "\r\n")
-        let primera = lineas.removeFirst().split(separator: " ")
-        var cabeceras: [String: String] = [:]
-        for linea in lineas {
-            guard let dos = linea.firstIndex(of: ":") else { continue }
-            cabeceras[linea[..<dos].lowercased()] = linea[linea.index(after: dos)...]
-                .trimmingCharacters(in: .whitespaces)
+        while true {
+            var finDeCabeceras = pendiente.range(of: Data("\r\n\r\n".utf8))
+            while finDeCabeceras == nil {
+                guard leerMas() else { return }
+                finDeCabeceras = pendiente.range(of: Data("\r\n\r\n".utf8))
+            }
+            let fin = finDeCabeceras!
+            let cabecera = String(decoding: pendiente[..<fin.lowerBound], as: UTF8.self)
+            var lineas = cabecera.components(separatedBy: "\r\n")
+            let primera = lineas.removeFirst().split(separator: " ")
+            var cabeceras: [String: String] = [:]
+            for linea in lineas {
+                guard let dos = linea.firstIndex(of: ":") else { continue }
+                cabeceras[linea[..<dos].lowercased()] = linea[linea.index(after: dos)...]
+                    .trimmingCharacters(in: .whitespaces)
+            }
+            let longitud = Int(cabeceras["content-length"] ?? "0") ?? 0
+            while pendiente.count - fin.upperBound < longitud {
+                guard leerMas() else { break }
+            }
+            let finDelCuerpo = min(pendiente.count, fin.upperBound + longitud)
+            let cuerpo = Data(pendiente[fin.upperBound..<finDelCuerpo])
+            pendiente = Data(pendiente[finDelCuerpo...])
+            let ruta = String(primera.dropFirst().first ?? "")
+            recibidas.withLock {
+                $0.append(
+                    Peticion(
+                        metodo: String(primera.first ?? ""), ruta: ruta, cabeceras: cabeceras,
+                        cuerpo: cuerpo))
+            }
+            let seguir =
+                primera.last == "HTTP/1.1" && cabeceras["connection"]?.lowercased() != "close"
+            guard responder(cliente, ruta: ruta, seguir: seguir), seguir else { return }
         }
-        let longitud = Int(cabeceras["content-length"] ?? "0") ?? 0
-        var cuerpo = datos[finDeCabeceras!.upperBound...]
-        while cuerpo.count < longitud {
-            let n = read(cliente, &buffer, buffer.count)
-            if n <= 0 { break }
-            cuerpo.append(contentsOf: buffer[0..<n])
-        }
-        recibidas.withLock {
-            $0.append(
-                Peticion(
-                    metodo: String(primera.first ?? ""),
-                    ruta: String(primera.dropFirst().first ?? ""),
-                    cabeceras: cabeceras, cuerpo: Data(cuerpo)))
-        }
-        let ruta = String(primera.dropFirst().first ?? "")
+    }
+
+    private func responder(_ cliente: Int32, ruta: String, seguir: Bool) -> Bool {
         let respuesta = rutas[ruta] ?? guion.withLock { $0.isEmpty ? porDefecto : $0.removeFirst() }
         if respuesta.espera > 0 { usleep(useconds_t(respuesta.espera * 1_000_000)) }
         let total = respuesta.cuerpo.count + respuesta.relleno
         var texto =
-            "HTTP/1.1 \(respuesta.codigo) X\r\nContent-Length: \(total)\r\nConnection: close\r\n"
+            "HTTP/1.1 \(respuesta.codigo) X\r\nContent-Length: \(total)\r\n"
+            + "Connection: \(seguir ? "keep-alive" : "close")\r\n"
         for (nombre, valor) in respuesta.cabeceras { texto += "\(nombre): \(valor)\r\n" }
         texto += "\r\n"
         guard escribir(cliente, Data(texto.utf8)), escribir(cliente, respuesta.cuerpo) else {
-            return
+            return false
         }
         enviados.withLock { $0[ruta, default: 0] += respuesta.cuerpo.count }
         var restante = respuesta.relleno
         let bloque = Data(count: 65536)
         while restante > 0 {
             let parte = bloque.prefix(restante)
-            guard escribir(cliente, parte) else { return }
+            guard escribir(cliente, parte) else { return false }
             enviados.withLock { $0[ruta, default: 0] += parte.count }
             restante -= parte.count
         }
+        return true
     }
 
     private func escribir(_ cliente: Int32, _ datos: Data) -> Bool {

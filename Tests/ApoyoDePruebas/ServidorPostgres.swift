@@ -13,28 +13,45 @@ import Synchronization
 public final class ServidorPostgres: Sendable {
     public let carpeta: String
 
-    /// The shared server, or why there is none here (the suites report themselves skipped).
-    public static let compartido: Result<ServidorPostgres, FalloDeServidor> = {
-        do {
-            let servidor = try ServidorPostgres()
-            atexit { ServidorPostgres.pararAlSalir() }
-            return .success(servidor)
-        } catch let fallo as FalloDeServidor {
-            return .failure(fallo)
-        } catch {
-            return .failure(FalloDeServidor(motivo: "\(error)"))
+    /// Why PostgreSQL cannot run here (its Debian package or `runuser` is missing), or `nil`
+    /// when it can: a cheap check, so that suites can skip themselves before starting anything.
+    public static let falta: String? = {
+        guard binarios() != nil else { return "no está PostgreSQL (Debian: postgresql)" }
+        if geteuid() == 0 && !FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") {
+            return "hace falta runuser para arrancar PostgreSQL como postgres"
         }
+        return nil
     }()
+
+    /// The shared server, started on first use. initdb and pg_ctl take seconds: they run on a
+    /// thread of their own, never on the cooperative pool the other suites share.
+    private static let arranque = Task<ServidorPostgres, any Error> {
+        try await enSuHilo {
+            let servidor = try ServidorPostgres()
+            compartidoYa.withLock { $0 = servidor }
+            atexit { ServidorPostgres.pararAlSalir() }
+            return servidor
+        }
+    }
+    private static let compartidoYa = Mutex<ServidorPostgres?>(nil)
+
+    public static func compartido() async throws -> ServidorPostgres {
+        if let falta { throw FalloDeServidor(motivo: falta) }
+        return try await arranque.value
+    }
 
     public struct FalloDeServidor: Error, Sendable, CustomStringConvertible {
         public var motivo: String
         public var description: String { motivo }
     }
 
-    /// Why PostgreSQL cannot run here, or `nil` when it can.
-    public static var falta: String? {
-        if case .failure(let fallo) = compartido { return fallo.motivo }
-        return nil
+    /// Runs blocking work (a child process waited for) on a new thread.
+    static func enSuHilo<T: Sendable>(_ trabajo: @escaping @Sendable () throws -> T) async throws
+        -> T
+    {
+        try await withCheckedThrowingContinuation { continuacion in
+            Hilo.lanzar { continuacion.resume(with: Result { try trabajo() }) }
+        }
     }
 
     private static let pidDelServidor = Mutex<Int32?>(nil)
@@ -44,10 +61,6 @@ public final class ServidorPostgres: Sendable {
             throw FalloDeServidor(motivo: "no está PostgreSQL (Debian: postgresql)")
         }
         let raiz = geteuid() == 0
-        if raiz && !FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") {
-            throw FalloDeServidor(
-                motivo: "hace falta runuser para arrancar PostgreSQL como postgres")
-        }
         carpeta = NSTemporaryDirectory() + "marcador-pg-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
         if raiz {
@@ -94,16 +107,20 @@ public final class ServidorPostgres: Sendable {
     }
 
     /// A new, empty database for one test; its URL.
-    public func baseNueva() throws -> String {
+    public func baseNueva() async throws -> String {
         let nombre =
             "prueba_"
             + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(
                 of: "-", with: "")
-        guard
+        let administracion = urlDeAdministracion
+        let codigo = try await Self.enSuHilo {
             Self.correr(
                 Self.binarios()! + "/psql",
-                ["-q", "-d", urlDeAdministracion, "-c", "CREATE DATABASE \(nombre)"]) == 0
-        else { throw FalloDeServidor(motivo: "no se pudo crear la base \(nombre)") }
+                ["-q", "-d", administracion, "-c", "CREATE DATABASE \(nombre)"])
+        }
+        guard codigo == 0 else {
+            throw FalloDeServidor(motivo: "no se pudo crear la base \(nombre)")
+        }
         return url(base: nombre)
     }
 
@@ -144,7 +161,7 @@ public final class ServidorPostgres: Sendable {
 
     /// At exit: an immediate shutdown (SIGQUIT to the postmaster), nothing left running.
     private static func pararAlSalir() {
-        guard case .success(let servidor) = compartido,
+        guard let servidor = compartidoYa.withLock({ $0 }),
             let pid = pidDelServidor.withLock({ $0 })
         else { return }
         kill(pid, SIGQUIT)

@@ -122,16 +122,16 @@ struct CarrilesTests {
     @Test func unArriendoRenovadoNoSeVuelveAReclamar() async throws {
         try await jugarPartidoUno()
         var configuracion = Despachador.Configuracion()
-        // The lease is renewed every third of it: a second of lease leaves room for a test
-        // machine running many suites at once to be late with a renewal.
-        configuracion.arriendo = 1
-        let lento = NotificadorLento(canal: "registro", segundos: 0.5)
+        // The lease is renewed every third of it: two seconds of lease leave room for a test
+        // machine running many suites (and servers) at once to be over a second late.
+        configuracion.arriendo = 2
+        let lento = NotificadorLento(canal: "registro", segundos: 0.7)
         let primero = despachador([lento], configuracion: configuracion)
         let trabajo = Task { try await primero.enviarPendientes() }
         try await esperarQue { try entregas("registro").allSatisfy { $0.arrendatario == "uno" } }
         let segundo = NotificadorEspia(canal: "registro")
         let otro = despachador([segundo], arrendatario: "dos", configuracion: configuracion)
-        // 5 × 0.5 s of work against a 1 s lease: the other dispatcher keeps trying.
+        // 5 × 0.7 s of work against a 2 s lease: the other dispatcher keeps trying.
         while lento.avisos.count < 5 {
             try await otro.enviarPendientes()
             try await Task.sleep(for: .milliseconds(50))

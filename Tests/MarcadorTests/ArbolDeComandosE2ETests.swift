@@ -225,7 +225,8 @@ struct ArbolDeComandosE2ETests {
     /// Closing the terminal cancels like Ctrl-C: CANCELADO in the log and exit 129.
     @Test func cerrarLaTerminalCancela() async throws {
         let escenario = Escenario()
-        let jugar = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "20")
+        // Slow enough that a loaded machine cannot finish the match before the signal lands.
+        let jugar = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "200")
         #expect(await jugar.esperarTexto("desde el minuto 0", enSalida: true))
         jugar.senal(SIGHUP)
         let resultado = await jugar.esperar()

@@ -384,9 +384,12 @@ struct AvisosE2ETests {
         let guion = """
             dunst >/dev/null 2>&1 &
             dbus-monitor "interface=org.freedesktop.Notifications,member=Notify" > \(monitor) 2>&1 &
-            sleep 1
+            # Waits (up to 20 s, on a loaded machine) until the monitor listens, and at the end
+            # until it has seen the five notices.
+            esperar() { for i in $(seq 200); do eval "$1" && return; sleep 0.1; done; }
+            esperar 'grep -q NameAcquired \(monitor) && dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications | grep -q true'
             \(b) avisos activar && \(b) avisos canales añadir escritorio && \(b) jugar 1 --ms-por-minuto 0
-            sleep 0.5
+            esperar '[ "$(grep -c "member=Notify" \(monitor))" -ge 5 ]'
             """
         let proceso = try Proceso(
             ["-a", "dbus-run-session", "--", "sh", "-c", guion], carpeta: escenario.carpeta,

@@ -105,10 +105,11 @@ final class Escenario {
     let carpeta: String
     let db: String
 
-    init() {
+    /// `db`: a `postgresql://` URL, or nil for a SQLite file in the scenario's folder.
+    init(db: String? = nil) {
         carpeta = NSTemporaryDirectory() + "marcador-e2e-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
-        db = carpeta + "/marcador.sqlite3"
+        self.db = db ?? carpeta + "/marcador.sqlite3"
     }
 
     deinit { try? FileManager.default.removeItem(atPath: carpeta) }
@@ -124,10 +125,15 @@ final class Escenario {
     }
 
     /// Runs with no `--db`: the caller chooses the database through arguments or environment.
-    func marcadorSinDB(_ argumentos: [String], entorno: [String: String] = [:]) async throws
-        -> Resultado
-    {
-        try await Proceso(argumentos, entorno: entorno, carpeta: carpeta).esperar()
+    /// `ejecutable` and `prefijo` run the binary through another program (`prefijo` are that
+    /// program's own arguments, placed before the binary's).
+    func marcadorSinDB(
+        _ argumentos: [String], entorno: [String: String] = [:],
+        ejecutable: String = Binario.ruta, prefijo: [String] = []
+    ) async throws -> Resultado {
+        try await Proceso(
+            prefijo + argumentos, entorno: entorno, carpeta: carpeta, ejecutable: ejecutable
+        ).esperar()
     }
 
     /// Starts `marcador --db <db> args…` and returns without waiting.

@@ -193,7 +193,7 @@ struct JugarE2ETests {
     @Test func unGolAManoDeOtroProcesoApareceEnElPartido() async throws {
         let escenario = Escenario()
         let jugando = try escenario.lanzar(
-            "jugar", "1", "--ms-por-minuto", "40", "--duracion", "60")
+            "jugar", "1", "--ms-por-minuto", "100", "--duracion", "60")
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         let gol = try await escenario.marcador("gol-a-mano", "1", "visitante")
         #expect(gol.codigo == 0)

@@ -97,8 +97,11 @@ try:
         "navigator.serviceWorker.ready.then(r => r.getNotifications())"
         ".then(ns => listo(ns.map(n => ({titulo: n.title, cuerpo: n.body, tag: n.tag}))))"
         ".catch(e => listo({error: String(e)}));")
-    time.sleep(0.3)
-    resultado["notificaciones"] = navegador.execute_async_script(leer)
+    # Notifications travel through the outbox lane of the server: on a loaded machine they may
+    # come after the final whistle. Wait for all five goals' (or give up after 30 s).
+    resultado["notificaciones"] = esperar(
+        lambda: (lambda ns: ns if isinstance(ns, list) and len(ns) >= 5 else None)(
+            navegador.execute_async_script(leer)), limite=30, cada=0.05)
 
     # Quiet mode: with the page in view, a banner instead of notifications.
     navegador.execute_async_script(

@@ -221,7 +221,7 @@ struct CanalesQuitar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        guard try try contexto.tienda().buzon.quitarCanal(nombre) else {
+        guard try contexto.tienda().buzon.quitarCanal(nombre) else {
             throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
         }
         contexto.terminal.linea("Canal \(citado(nombre)) quitado.")
@@ -258,7 +258,7 @@ struct CanalesDesactivar: Comando {
     static func cambiar(_ nombre: String, activo: Bool, _ contexto: Contexto) throws
         -> CodigoDeSalida
     {
-        guard try try contexto.tienda().buzon.activarCanal(nombre, activo: activo) else {
+        guard try contexto.tienda().buzon.activarCanal(nombre, activo: activo) else {
             throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
         }
         contexto.terminal.linea(

@@ -183,7 +183,7 @@ struct AvisosReintentar: Comando {
         resumen: "Vuelve a poner en cola las entregas fallidas, con los intentos a cero.")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let n = try try contexto.tienda().buzon.reintentarFallidas(ahora: segundosUnix())
+        let n = try contexto.tienda().buzon.reintentarFallidas(ahora: segundosUnix())
         contexto.terminal.linea(
             n == 1
                 ? "1 entrega fallida vuelve a la cola."

@@ -1,4 +1,5 @@
 import Almacen
+import AlmacenPostgreSQL
 
 #if canImport(Glibc)
     import Glibc
@@ -23,6 +24,7 @@ extension Fallo {
                         + "no se ha aplicado.")
             }
         }
+        if let postgres = error as? ErrorPG { return deServidor(postgres, url: ruta) }
         guard let sqlite = error as? SQLiteError else {
             return .entradaSalida("Error con la base de datos «\(ruta)»: \(error).")
         }
@@ -48,6 +50,32 @@ extension Fallo {
             motivo = sqlite.message
         }
         return .entradaSalida("Base de datos «\(ruta)»: \(motivo).")
+    }
+
+    /// What the PostgreSQL server or libpq said, as a sentence; libpq's own words (English,
+    /// several lines) only as the detail in brackets, on one line.
+    private static func deServidor(_ error: ErrorPG, url: String) -> Fallo {
+        let detalle = error.mensaje.split(whereSeparator: \.isNewline)
+            .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            .joined(separator: " ")
+        let motivo: String
+        switch error.estado {
+        case "":
+            motivo = "falta libpq, la biblioteca de PostgreSQL (en Debian, el paquete libpq5)"
+        case let estado where estado.hasPrefix("08"):
+            motivo = "no se puede conectar con el servidor PostgreSQL (\(detalle))"
+        case "53100":
+            motivo = "no queda espacio en el disco del servidor PostgreSQL"
+        case "25006":
+            motivo = "el servidor PostgreSQL solo admite lecturas"
+        case "42501":
+            motivo = "el usuario no tiene permiso para esto en el servidor PostgreSQL (\(detalle))"
+        case "57P01", "57P02", "57P03":
+            motivo = "el servidor PostgreSQL se está parando o arrancando (\(detalle))"
+        default:
+            motivo = "el servidor PostgreSQL respondió con el error \(error.estado) (\(detalle))"
+        }
+        return .entradaSalida("Base de datos «\(url)»: \(motivo).")
     }
 
     /// SQLite only says "unable to open"; the file system knows why.
