@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Arguments for `make run`: the main job plays partido 1 on the default database.
 ARGS ?= jugar 1
 
-.PHONY: all deps build release run test lint format clean bench torture fuzz install uninstall
+.PHONY: all deps build release run test lint format clean bench bench-postgresql torture fuzz install uninstall
 
 all: build
 
@@ -71,6 +71,11 @@ bench: deps
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); $$SUDO apt-get install -y -qq sqlite3 time; }
 	$(RELEASE)
 	.build/release/marcador-bench --salida bench/results.json
+
+# DESIGN §12's figures, PostgreSQL beside SQLite: needs postgresql, sqlite3 and hyperfine.
+bench-postgresql: deps
+	$(RELEASE)
+	bench/postgresql.sh
 
 # libFuzzer targets for the importer's JSON reading and the argument parser, bounded in time
 # (FUZZ_SEGUNDOS per target, 60 by default). Not part of `make test`.

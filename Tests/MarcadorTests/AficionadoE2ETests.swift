@@ -146,8 +146,15 @@ struct AficionadoE2ETests {
                     as? String
             }
         }
-        #expect(identificadores(torero) == ["gol-10-Iván", "gol-35-Sofía"])
-        #expect(identificadores(todo).count == 10)
+        // A POST the final drain of `jugar` had to abandon (a loaded machine) goes out again
+        // from `avisos enviar` under the same key: count notices, not requests.
+        func distintos(_ receptor: ReceptorHTTP) -> Int {
+            Set(receptor.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }).count
+        }
+        #expect(Set(identificadores(torero)) == ["gol-10-Iván", "gol-35-Sofía"])
+        #expect(distintos(torero) == 2)
+        #expect(Set(identificadores(todo)).count == 10)
+        #expect(distintos(todo) == 10)
         // Following more, following less, pausing.
         #expect(
             try await escenario.marcador("avisos", "canales", "seguir", "toros", "--partido", "2")
@@ -167,8 +174,8 @@ struct AficionadoE2ETests {
         _ = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
         _ = try await escenario.marcador("jugar", "2", "--ms-por-minuto", "0")
         _ = try await escenario.marcador("avisos", "enviar")
-        #expect(identificadores(todo).count == 10)
-        #expect(identificadores(torero).count == 2 + 5)
+        #expect(distintos(todo) == 10)
+        #expect(distintos(torero) == 2 + 5)
     }
 
     @Test func probarUnCanalDiceQuePaso() async throws {

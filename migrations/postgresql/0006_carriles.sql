@@ -7,8 +7,9 @@ CREATE INDEX entrega_arrendada ON entrega (canal, ejecucion_id, aviso_id)
     WHERE estado = 'pendiente' AND arrendado_hasta IS NOT NULL;
 CREATE INDEX entrega_arrendatario ON entrega (arrendatario) WHERE arrendatario IS NOT NULL;
 
--- Dispatchers LISTEN instead of polling: a new delivery wakes them when its transaction
--- commits (one notification per statement, and PostgreSQL folds repeats in one transaction).
+-- Dispatchers LISTEN instead of polling: a delivery that becomes due wakes them when its
+-- transaction commits (PostgreSQL folds repeats within one transaction into one). Only rows
+-- left pending ring: an outcome being recorded must not wake every other dispatcher.
 CREATE FUNCTION marcador_avisar_entregas() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_notify('marcador_entregas', '');
@@ -16,7 +17,7 @@ BEGIN
 END
 $$;
 CREATE TRIGGER entrega_nueva AFTER INSERT OR UPDATE OF estado, proximo_intento ON entrega
-    FOR EACH STATEMENT EXECUTE FUNCTION marcador_avisar_entregas();
+    FOR EACH ROW WHEN (NEW.estado = 'pendiente') EXECUTE FUNCTION marcador_avisar_entregas();
 
 -- A stop request is a row update plus a notification to the owner, wherever it runs
 -- (signals do not cross machines); the payload is the run's id.

@@ -25,10 +25,22 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
         let lineas = lineas.map { (TextoSeguro.limpio($0.0), $0.1) }
         if eco { escribirEnStderr(lineas.map { $0.0 + "\n" }.joined()) }
         do {
-            try queue.write { db in
-                for (linea, partido) in lineas {
-                    try db.execute(
-                        "INSERT INTO registro (partido_id, linea) VALUES (?, ?)", partido, linea)
+            // Log lines take no other row: on PostgreSQL they need not queue behind the store's
+            // ordered writes. Up to 64 lines per statement (one round trip each on a server).
+            try queue.writeConcurrente { db in
+                var resto = lineas[...]
+                while !resto.isEmpty {
+                    let tanda = resto.prefix(64)
+                    resto = resto.dropFirst(tanda.count)
+                    let valores = Array(repeating: "(?, ?)", count: tanda.count)
+                        .joined(separator: ", ")
+                    let argumentos: [any DatabaseValueConvertible] = tanda.flatMap {
+                        [$0.1, $0.0] as [any DatabaseValueConvertible]
+                    }
+                    _ = try db.rows(
+                        "INSERT INTO registro (partido_id, linea) VALUES \(valores)",
+                        arguments: argumentos
+                    ) { _ in () }
                 }
             }
         } catch {

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The figures of DESIGN §12, PostgreSQL beside SQLite in the same run (`make bench-postgresql`):
+#   1. dispatch throughput: N `avisos enviar` processes draining the same 20,000 notices on the
+#      real default channel (`registro`), N = 1, 2, 4 on PostgreSQL and 1 on SQLite;
+#   2. engine cost per match: `jugar 1 --ms-por-minuto 0` (whole command) on each store;
+#   3. wake-up latency: a notice committed by another client until `avisos vigilar` has
+#      delivered it (LISTEN/NOTIFY on PostgreSQL, the poll on SQLite).
+# A temporary server is started as the postgres user on a Unix socket, with
+# synchronous_commit=off: like SQLite's WAL with synchronous=NORMAL, a crash loses no commit
+# and a power cut may lose the newest ones. Medians of RONDAS rounds (5 by default).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${B:-.build/release/marcador}
+RONDAS=${RONDAS:-5}
+AVISOS=20000
+PGBIN=/usr/lib/postgresql/$(ls /usr/lib/postgresql | sort -n | tail -1)/bin
+command -v psql >/dev/null && [ -x "$PGBIN/pg_ctl" ] || { echo "falta PostgreSQL (Debian: postgresql)" >&2; exit 69; }
+command -v sqlite3 >/dev/null && command -v hyperfine >/dev/null || { echo "faltan sqlite3 y hyperfine" >&2; exit 69; }
+
+DIR=$(mktemp -d /tmp/marcador-bench-pg-XXXXXX)
+comopg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- env -C / "$@"; else "$@"; fi; }
+[ "$(id -u)" -eq 0 ] && chown postgres: "$DIR"
+comopg "$PGBIN/initdb" -D "$DIR/datos" -A trust -U postgres -E UTF8 --locale=C >/dev/null
+comopg "$PGBIN/pg_ctl" -D "$DIR/datos" -l "$DIR/log" -w -o "-k $DIR -c listen_addresses='' -c synchronous_commit=off" start >/dev/null
+trap 'comopg "$PGBIN/pg_ctl" -D "$DIR/datos" -m immediate stop >/dev/null; rm -rf "$DIR"' EXIT
+ADMIN="postgresql://postgres@/postgres?host=$DIR"
+# Called in $(…) subshells: names from the clock, not from a counter.
+nueva_pg() { local b="b$(date +%s%N)"; psql -q "$ADMIN" -c "CREATE DATABASE $b"; echo "postgresql://postgres@/$b?host=$DIR"; }
+nueva_sqlite() { echo "$DIR/b$(date +%s%N).sqlite3"; }
+sql() { case "$1" in postgresql://*) psql -qAt "$1" -c "$2" ;; *) sqlite3 "$1" "$2" ;; esac; }
+
+# 200 finished runs of partido 1 with 100 notices each, pending on every channel.
+encolar() {
+  local db=$1 series ahora
+  case "$db" in
+    postgresql://*) series="generate_series(1, %s) AS s(n)"; ahora="extract(epoch from clock_timestamp())" ;;
+    *) series="(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < %s) SELECT n FROM c) AS s"; ahora="(julianday('now') - 2440587.5) * 86400.0" ;;
+  esac
+  sql "$db" "INSERT INTO ejecucion (partido_id, codigo, duracion, estado, minuto)
+    SELECT 1, 'b' || n, 90, 'terminado', 90 FROM $(printf "$series" 200);"
+  sql "$db" "INSERT INTO aviso (ejecucion_id, partido_id, identificador, titulo, cuerpo, minuto,
+      jugador, equipo, marcador_local, marcador_visitante, creado)
+    SELECT e.id, 1, 'gol-1-J' || s.n, '¡Gol!', 'Jugador ' || e.id || '-' || s.n || ', minuto 1', 1,
+      'Jugador', 'Rayo FC', 0, 0, $ahora FROM ejecucion e, $(printf "$series" 100);"
+  sql "$db" "INSERT INTO entrega (aviso_id, canal, ejecucion_id, proximo_intento)
+    SELECT a.id, c.nombre, a.ejecucion_id, 0 FROM aviso a, canal c;"
+}
+
+mediana() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Rows per second of `procesos` dispatchers started together on a new database.
+despacho() {
+  local almacen=$1 procesos=$2 r db inicio fin
+  for r in $(seq "$RONDAS"); do
+    db=$(nueva_$almacen)
+    "$B" --db "$db" avisos activar >/dev/null
+    encolar "$db"
+    inicio=$(date +%s.%N)
+    for p in $(seq "$procesos"); do "$B" --db "$db" avisos enviar >/dev/null 2>&1 & done
+    wait
+    fin=$(date +%s.%N)
+    [ "$(sql "$db" "SELECT count(*) FROM entrega WHERE estado = 'entregada'")" = "$AVISOS" ] \
+      || { echo "no se entregaron los $AVISOS avisos" >&2; exit 1; }
+    echo "$AVISOS / ($fin - $inicio)" | bc -l
+  done | mediana
+}
+
+echo "Despacho de $AVISOS avisos al canal registro (mediana de $RONDAS):"
+S1=$(despacho sqlite 1)
+printf '  SQLite, 1 proceso:      %8.0f avisos/s\n' "$S1"
+for p in 1 2 4; do
+  P=$(despacho pg "$p")
+  printf '  PostgreSQL, %d proceso%s: %8.0f avisos/s  (%.2f× SQLite)\n' "$p" "$([ "$p" -gt 1 ] && echo s || echo ' ')" "$P" "$(echo "$P / $S1" | bc -l)"
+done
+
+echo "Motor: jugar 1 --ms-por-minuto 0, orden entera (mediana de 20):"
+DBS=$(nueva_sqlite); DBP=$(nueva_pg)
+"$B" --db "$DBS" partidos >/dev/null; "$B" --db "$DBP" partidos >/dev/null
+hyperfine -N -w 3 -r 20 --export-json "$DIR/motor.json" \
+  "$B --db $DBS jugar 1 --ms-por-minuto 0" "$B --db $DBP jugar 1 --ms-por-minuto 0" >/dev/null 2>&1
+python3 - "$DIR/motor.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+s, p = r[0]["median"] * 1000, r[1]["median"] * 1000
+print(f"  SQLite {s:.1f} ms, PostgreSQL {p:.1f} ms ({p / s:.2f}×)")
+PY
+
+# Commit → delivered, 20 notices one at a time while `avisos vigilar` serves.
+despertar() {
+  local db=$1 ahora vig i
+  case "$db" in postgresql://*) ahora="extract(epoch from clock_timestamp())" ;; *) ahora="(julianday('now') - 2440587.5) * 86400.0" ;; esac
+  "$B" --db "$db" avisos activar >/dev/null
+  "$B" --db "$db" avisos vigilar >/dev/null 2>&1 & vig=$!
+  sleep 1
+  sql "$db" "INSERT INTO ejecucion (partido_id, codigo, duracion, estado, minuto) VALUES (1, 'lat', 90, 'terminado', 90);" >/dev/null
+  for i in $(seq 20); do
+    sql "$db" "INSERT INTO aviso (ejecucion_id, partido_id, identificador, titulo, cuerpo, minuto,
+        jugador, equipo, marcador_local, marcador_visitante, creado)
+      SELECT max(id), 1, 'gol-1-L$i', '¡Gol!', 'L$i, minuto 1', 1, 'L', 'Rayo FC', 0, 0, $ahora FROM ejecucion;
+      INSERT INTO entrega (aviso_id, canal, ejecucion_id, proximo_intento)
+      SELECT max(a.id), 'registro', max(a.ejecucion_id), 0 FROM aviso a;" >/dev/null
+    sleep 0.3
+  done
+  kill -INT $vig; wait $vig || true
+  sql "$db" "SELECT (e.entregada_en - a.creado) * 1000 FROM entrega e JOIN aviso a ON a.id = e.aviso_id WHERE e.estado = 'entregada'" \
+    | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f ms (p90 %.1f ms, %d avisos)", v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.5)], NR }'
+}
+echo "Despertar: del commit a la entrega con avisos vigilar (mediana de 20):"
+echo "  SQLite (sondeo): $(despertar "$(nueva_sqlite)")"
+echo "  PostgreSQL (LISTEN/NOTIFY): $(despertar "$(nueva_pg)")"
