@@ -442,14 +442,17 @@ struct ContratoSQLiteTests {
     }
 }
 
+/// One case at a time, and the migration of each new database on a thread of its own: the
+/// store's calls block on the server, and the cooperative pool they run on (one thread per
+/// core) is shared with suites that time real processes.
 @Suite(
-    "Contrato de la tienda · PostgreSQL",
+    "Contrato de la tienda · PostgreSQL", .serialized,
     .enabled(if: ServidorPostgres.falta == nil, Comment(rawValue: ServidorPostgres.falta ?? "")))
 struct ContratoPostgreSQLTests {
     @Test(arguments: ContratoDeTienda.allCases)
     func contrato(_ caso: ContratoDeTienda) async throws {
         let url = try await ServidorPostgres.compartido().baseNueva()
-        let cola = try AlmacenPG.abrir(url: url)
+        let cola = try await ServidorPostgres.enSuHilo { try AlmacenPG.abrir(url: url) }
         try await caso.comprobar(TiendaPG(cola))
     }
 }

@@ -46,7 +46,8 @@ public final class ServidorPostgres: Sendable {
     }
 
     /// Runs blocking work (a child process waited for) on a new thread.
-    static func enSuHilo<T: Sendable>(_ trabajo: @escaping @Sendable () throws -> T) async throws
+    public static func enSuHilo<T: Sendable>(_ trabajo: @escaping @Sendable () throws -> T)
+        async throws
         -> T
     {
         try await withCheckedThrowingContinuation { continuacion in

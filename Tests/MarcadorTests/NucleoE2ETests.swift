@@ -123,10 +123,16 @@ struct NucleoE2ETests {
             let ultimas = try consultar(
                 escenario.db,
                 """
-                SELECT estado, id, (julianday(empezada) - 2440587.5) * 86400 FROM ejecucion
+                SELECT estado, id, (julianday(empezada) - 2440587.5) * 86400,
+                    coalesce((julianday(acabada) - 2440587.5) * 86400, 0) FROM ejecucion
                 WHERE partido_id = 1 ORDER BY id DESC LIMIT 2
                 """
-            ) { ($0.string(0), $0.int(1), $0.double(2)) }
+            ) { ($0.string(0), $0.int(1), $0.double(2), $0.double(3)) }
+            // On a loaded machine the second process may start after the first finished: then
+            // the two did not race, and both finishing is right.
+            if ultimas.count == 2 && ultimas[1].0 == "terminado" && ultimas[1].3 <= ultimas[0].2 {
+                continue
+            }
             #expect(ultimas.map(\.0) == ["terminado", "cancelado"], "intento \(intento)")
             guard ultimas.count == 2 else { continue }
             let tardios = try consultar(

@@ -13,8 +13,10 @@ import Torneo
 
 /// DESIGN §12 through the built binary on a real PostgreSQL server: every command on the same
 /// contract as SQLite, and the races of real processes that only a shared server allows.
+/// Serialized: each test runs several real processes against one server, and the suites beside
+/// it time real processes on the same two cores.
 @Suite(
-    "PostgreSQL (binario)",
+    "PostgreSQL (binario)", .serialized,
     .enabled(if: ServidorPostgres.falta == nil, "PostgreSQL: \(ServidorPostgres.falta ?? "")"))
 struct PostgreSQLE2ETests {
     /// A scenario on a brand-new database of its own.
