@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "MarcadorTests",
             dependencies: [
-                "marcador", "Almacen", "AlmacenPostgreSQL", "Motor", "Sistema", "Torneo",
+                "marcador", "Almacen", "AlmacenPostgreSQL", "Motor", "Torneo",
                 "ApoyoDePruebas",
             ]),
     ],

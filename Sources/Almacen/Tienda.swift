@@ -36,12 +36,6 @@ public protocol Escucha: Sendable {
     func parar()
 }
 
-extension Tienda {
-    public func escuchar(
-        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
-    ) -> (any Escucha)? { nil }
-}
-
 /// The repositories of a SQL store.
 public struct TiendaSQL<Cola: ColaSQL>: Tienda {
     public let cola: Cola
@@ -63,6 +57,12 @@ public struct TiendaSQL<Cola: ColaSQL>: Tienda {
 
     public func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
         try RegistroSQL(cola, eco: false).lineas(partido: partido, limite: limite)
+    }
+
+    public func escuchar(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? {
+        cola.escuchar(canal, alLlegar)
     }
 }
 

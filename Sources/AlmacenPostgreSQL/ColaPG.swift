@@ -42,6 +42,13 @@ public final class ColaPG: ColaSQL {
         try transaccion(ordenada: false, body)
     }
 
+    /// LISTEN on a connection of its own, on a thread of its own (`OyentePG`).
+    public func escuchar(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? {
+        OyentePG(url: url, canal: canal.rawValue, alLlegar: alLlegar)
+    }
+
     private func transaccion<T: Sendable>(ordenada: Bool, _ body: (ConexionPG) throws -> T)
         throws -> T
     {

@@ -452,7 +452,7 @@ struct ContratoPostgreSQLTests {
     @Test(arguments: ContratoDeTienda.allCases)
     func contrato(_ caso: ContratoDeTienda) async throws {
         let url = try await ServidorPostgres.compartido().baseNueva()
-        let cola = try await ServidorPostgres.enSuHilo { try AlmacenPG.abrir(url: url) }
+        let cola = try await fueraDelPool { try AlmacenPG.abrir(url: url) }
         try await caso.comprobar(TiendaPG(cola))
     }
 }

@@ -26,7 +26,7 @@ public final class ServidorPostgres: Sendable {
     /// The shared server, started on first use. initdb and pg_ctl take seconds: they run on a
     /// thread of their own, never on the cooperative pool the other suites share.
     private static let arranque = Task<ServidorPostgres, any Error> {
-        try await enSuHilo {
+        try await fueraDelPool {
             let servidor = try ServidorPostgres()
             compartidoYa.withLock { $0 = servidor }
             atexit { ServidorPostgres.pararAlSalir() }
@@ -43,16 +43,6 @@ public final class ServidorPostgres: Sendable {
     public struct FalloDeServidor: Error, Sendable, CustomStringConvertible {
         public var motivo: String
         public var description: String { motivo }
-    }
-
-    /// Runs blocking work (a child process waited for) on a new thread.
-    public static func enSuHilo<T: Sendable>(_ trabajo: @escaping @Sendable () throws -> T)
-        async throws
-        -> T
-    {
-        try await withCheckedThrowingContinuation { continuacion in
-            Hilo.lanzar { continuacion.resume(with: Result { try trabajo() }) }
-        }
     }
 
     private static let pidDelServidor = Mutex<Int32?>(nil)
@@ -114,7 +104,7 @@ public final class ServidorPostgres: Sendable {
             + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(
                 of: "-", with: "")
         let administracion = urlDeAdministracion
-        let codigo = try await Self.enSuHilo {
+        let codigo = try await fueraDelPool {
             Self.correr(
                 Self.binarios()! + "/psql",
                 ["-q", "-d", administracion, "-c", "CREATE DATABASE \(nombre)"])

@@ -3,7 +3,6 @@ import AlmacenPostgreSQL
 import ApoyoDePruebas
 import Foundation
 import Motor
-import Sistema
 import Testing
 import Torneo
 
@@ -22,16 +21,6 @@ struct PostgreSQLE2ETests {
     /// A scenario on a brand-new database of its own.
     func escenario() async throws -> Escenario {
         Escenario(db: try await ServidorPostgres.compartido().baseNueva())
-    }
-
-    /// Runs blocking database work on a thread of its own: the suites running in parallel
-    /// share a cooperative pool of one thread per core, and their leases and deadlines run on it.
-    func fueraDelPool<T: Sendable>(_ trabajo: @escaping @Sendable () throws -> T) async throws
-        -> T
-    {
-        try await withCheckedThrowingContinuation { continuacion in
-            Hilo.lanzar { continuacion.resume(with: Result { try trabajo() }) }
-        }
     }
 
     func consultar<T: Sendable>(

@@ -10,14 +10,16 @@ CREATE INDEX entrega_arrendatario ON entrega (arrendatario) WHERE arrendatario I
 -- Dispatchers LISTEN instead of polling: a delivery that becomes due wakes them when its
 -- transaction commits (PostgreSQL folds repeats within one transaction into one). Only rows
 -- left pending ring: an outcome being recorded must not wake every other dispatcher.
-CREATE FUNCTION marcador_avisar_entregas() RETURNS trigger LANGUAGE plpgsql AS $$
+-- One function for every such ring: the trigger names the channel.
+CREATE FUNCTION marcador_avisar() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify('marcador_entregas', '');
+    PERFORM pg_notify(TG_ARGV[0], '');
     RETURN NULL;
 END
 $$;
 CREATE TRIGGER entrega_nueva AFTER INSERT OR UPDATE OF estado, proximo_intento ON entrega
-    FOR EACH ROW WHEN (NEW.estado = 'pendiente') EXECUTE FUNCTION marcador_avisar_entregas();
+    FOR EACH ROW WHEN (NEW.estado = 'pendiente')
+    EXECUTE FUNCTION marcador_avisar('marcador_entregas');
 
 -- A stop request is a row update plus a notification to the owner, wherever it runs
 -- (signals do not cross machines); the payload is the run's id.

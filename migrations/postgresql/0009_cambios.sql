@@ -37,14 +37,8 @@ CREATE TRIGGER cambio_numerado BEFORE INSERT ON cambio
     FOR EACH ROW EXECUTE FUNCTION marcador_numerar_cambio();
 
 -- `servir` LISTENs instead of polling.
-CREATE FUNCTION marcador_avisar_cambios() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('marcador_cambios', '');
-    RETURN NULL;
-END
-$$;
 CREATE TRIGGER cambio_nuevo AFTER INSERT ON cambio
-    FOR EACH STATEMENT EXECUTE FUNCTION marcador_avisar_cambios();
+    FOR EACH STATEMENT EXECUTE FUNCTION marcador_avisar('marcador_cambios');
 
 CREATE FUNCTION marcador_cambio_de_ejecucion() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

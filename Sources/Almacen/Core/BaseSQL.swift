@@ -89,12 +89,21 @@ public protocol ColaSQL: Sendable {
     /// PostgreSQL it does not wait for other writers, so dispatchers on several machines work
     /// side by side; on SQLite it is `write`.
     func writeConcurrente<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+
+    /// Calls `alLlegar` with each notification of `canal` until the returned value is stopped;
+    /// `nil` where the store has no notifications (SQLite: its readers poll).
+    func escuchar(_ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void)
+        -> (any Escucha)?
 }
 
 extension ColaSQL {
     public func writeConcurrente<T: Sendable>(_ body: (Base) throws -> T) throws -> T {
         try write(body)
     }
+
+    public func escuchar(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? { nil }
 }
 
 /// Where the two stores' SQL differs.

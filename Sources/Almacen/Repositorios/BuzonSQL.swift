@@ -44,19 +44,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     }
 
     public func entregas(aviso: Int) throws -> [EntregaDeAviso] {
-        try queue.read { db in
-            try db.rows(
-                """
-                SELECT canal, estado, intentos, ultimo_error FROM entrega
-                WHERE aviso_id = ? ORDER BY canal
-                """, aviso
-            ) {
-                EntregaDeAviso(
-                    canal: $0.string(0),
-                    estado: EstadoDeEntrega(rawValue: $0.string(1)) ?? .pendiente,
-                    intentos: $0.int(2), ultimoError: $0.optionalString(3))
-            }
-        }
+        try queue.read { db in try ConsultasDeAvisos.entregas(db, aviso: aviso) }
     }
 
     public func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] {
@@ -291,17 +279,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 )
             }
             return try avisos.map { datos, id, enriquecido, motivo in
-                let entregas = try db.rows(
-                    """
-                    SELECT canal, estado, intentos, ultimo_error FROM entrega
-                    WHERE aviso_id = ? ORDER BY canal
-                    """, id
-                ) {
-                    EntregaDeAviso(
-                        canal: $0.string(0),
-                        estado: EstadoDeEntrega(rawValue: $0.string(1)) ?? .pendiente,
-                        intentos: $0.int(2), ultimoError: $0.optionalString(3))
-                }
+                let entregas = try ConsultasDeAvisos.entregas(db, aviso: id)
                 return AvisoEnBuzon(
                     id: id, aviso: datos.0, creado: datos.1, entregas: entregas,
                     enriquecido: enriquecido, motivoDelAdjunto: motivo)
@@ -401,6 +379,21 @@ func listaJSON(_ ids: [Int]) -> String {
 /// The outbox's notices as every query reads them.
 enum ConsultasDeAvisos {
     static let columnas = columnas(de: nil)
+
+    /// One notice's deliveries, by channel name.
+    static func entregas(_ db: some BaseSQL, aviso: Int) throws -> [EntregaDeAviso] {
+        try db.rows(
+            """
+            SELECT canal, estado, intentos, ultimo_error FROM entrega
+            WHERE aviso_id = ? ORDER BY canal
+            """, aviso
+        ) {
+            EntregaDeAviso(
+                canal: $0.string(0),
+                estado: EstadoDeEntrega(rawValue: $0.string(1)) ?? .pendiente,
+                intentos: $0.int(2), ultimoError: $0.optionalString(3))
+        }
+    }
 
     /// The columns `aviso(_:desde:)` reads, qualified with `alias` when given (in a join).
     static func columnas(de alias: String?) -> String {

@@ -280,6 +280,10 @@ struct OpcionesDeSeguimiento: GrupoDeOpciones {
     @Opciones("--partido", marcador: "ID", ayuda: "Solo los goles de ese partido.")
     var partidos: [IdDePartido]
 
+    /// Nothing to follow was given.
+    @MainActor
+    var ninguno: Bool { equipos.isEmpty && competiciones.isEmpty && partidos.isEmpty }
+
     /// The filters, with each name found among the stored ones (without case or accents).
     @MainActor
     func filtros(_ repositorio: any PartidosRepositorio) throws -> FiltrosDeCanal {
@@ -314,9 +318,7 @@ struct CanalesSeguir: Comando {
     var seguimiento = OpcionesDeSeguimiento()
 
     func validar() throws(Fallo) {
-        if seguimiento.equipos.isEmpty && seguimiento.competiciones.isEmpty
-            && seguimiento.partidos.isEmpty
-        {
+        if seguimiento.ninguno {
             throw .uso("Indica qué seguir: --equipo, --competicion o --partido.")
         }
     }
@@ -360,9 +362,7 @@ struct CanalesDejar: Comando {
     var todo: Bool
 
     func validar() throws(Fallo) {
-        if !todo && seguimiento.equipos.isEmpty && seguimiento.competiciones.isEmpty
-            && seguimiento.partidos.isEmpty
-        {
+        if !todo && seguimiento.ninguno {
             throw .uso("Indica qué dejar de seguir: --equipo, --competicion, --partido o --todo.")
         }
     }
