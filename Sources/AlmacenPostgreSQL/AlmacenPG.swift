@@ -24,6 +24,9 @@ public enum AlmacenPG {
         let cola = try ColaPG(url: url)
         try cola.read { conexion in
             try MigradorPG().migrar(conexion)
+            // Checked once without the lock (the usual case: nothing to write), then again
+            // under it, so processes starting together seed once.
+            if !reiniciarDatos, try Semillas.cargadas(en: conexion) { return }
             try conexion.executeScript("BEGIN")
             do {
                 try conexion.executeScript(MigradorPG.cerrojo)

@@ -24,10 +24,26 @@ public struct MigradorPG: Sendable {
     /// The lock migrations and seeding take (keys: marcador's, then this lock's).
     static let cerrojo = "SELECT pg_advisory_xact_lock(4242, 2)"
 
+    /// The database's schema version, read without writing (0 for an empty database).
+    func version(_ conexion: ConexionPG) throws -> Int {
+        guard
+            try conexion.scalarInt(
+                "SELECT CAST(to_regclass('marcador_esquema') IS NOT NULL AS integer)") == 1
+        else { return 0 }
+        return try conexion.scalarInt("SELECT coalesce(max(version), 0) FROM marcador_esquema") ?? 0
+    }
+
+    /// Applies what is missing, each step in its own transaction under the migration lock. An
+    /// up-to-date database costs two reads and no write (a read-only one still opens), and a
+    /// newer one is refused before anything is written.
     @discardableResult
     public func migrar(_ conexion: ConexionPG) throws -> [Int] {
+        let leida = try version(conexion)
+        if leida > ultimaVersion {
+            throw MigrationError.superseded(database: leida, known: ultimaVersion)
+        }
         var aplicadas: [Int] = []
-        for migracion in migraciones {
+        for migracion in migraciones where migracion.version > leida {
             try conexion.executeScript("BEGIN")
             do {
                 try conexion.executeScript(Self.cerrojo)

@@ -310,4 +310,34 @@ struct PostgreSQLE2ETests {
         #expect(duenos.first?.hasSuffix(" cancelado") == true)
         #expect(duenos.first?.hasPrefix("otra-maquina") == false)
     }
+
+    /// A database the server only lets read: listings still work (opening it writes nothing
+    /// when it is up to date), anything that writes says so with 74, and nothing changes.
+    @Test func unaBaseDeSoloLecturaSeLeeYNoSeToca() async throws {
+        let escenario = try await escenario()
+        #expect(try await escenario.marcador("partidos").codigo == 0)
+        // postgresql://postgres@/NOMBRE?host=…
+        let nombre = try #require(
+            escenario.db.split(separator: "?").first?.split(separator: "/").last)
+        let administracion = try await ServidorPostgres.compartido().urlDeAdministracion
+        try await fueraDelPool {
+            try ColaPG(url: administracion).read {
+                try $0.executeScript(
+                    "ALTER DATABASE \(nombre) SET default_transaction_read_only = on")
+            }
+        }
+        let lista = try await escenario.marcador("partidos")
+        #expect(lista.codigo == 0, "\(lista.error)")
+        #expect(lista.salida.contains("Rayo FC"))
+        for argumentos in [["jugar", "1", "--ms-por-minuto", "0"], ["gol-a-mano", "1", "local"]] {
+            let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + argumentos)
+            #expect(resultado.codigo == 74, "\(argumentos)")
+            #expect(
+                resultado.error.hasSuffix("el servidor PostgreSQL solo admite lecturas.\n"),
+                "\(resultado.error)")
+            #expect(resultado.sinTrazaDeFallo)
+        }
+        #expect(
+            try await consultar(escenario, "SELECT count(*) FROM ejecucion") { $0.int(0) } == [0])
+    }
 }
