@@ -29,7 +29,8 @@ nueva_pg() { local b="b$(date +%s%N)"; psql -q "$ADMIN" -c "CREATE DATABASE $b";
 nueva_sqlite() { echo "$DIR/b$(date +%s%N).sqlite3"; }
 sql() { case "$1" in postgresql://*) psql -qAt "$1" -c "$2" ;; *) sqlite3 "$1" "$2" ;; esac; }
 
-# 200 finished runs of partido 1 with 100 notices each, pending on every channel.
+# 200 finished runs of partido 1 with 100 notices each, pending on every channel; ids in run
+# order, as matches played one after another leave them (notices of one run go out in order).
 encolar() {
   local db=$1 series ahora
   case "$db" in
@@ -41,9 +42,13 @@ encolar() {
   sql "$db" "INSERT INTO aviso (ejecucion_id, partido_id, identificador, titulo, cuerpo, minuto,
       jugador, equipo, marcador_local, marcador_visitante, creado)
     SELECT e.id, 1, 'gol-1-J' || s.n, '¡Gol!', 'Jugador ' || e.id || '-' || s.n || ', minuto 1', 1,
-      'Jugador', 'Rayo FC', 0, 0, $ahora FROM ejecucion e, $(printf "$series" 100);"
+      'Jugador', 'Rayo FC', 0, 0, $ahora FROM ejecucion e, $(printf "$series" 100)
+    ORDER BY e.id, s.n;"
   sql "$db" "INSERT INTO entrega (aviso_id, canal, ejecucion_id, proximo_intento)
     SELECT a.id, c.nombre, a.ejecucion_id, 0 FROM aviso a, canal c;"
+  # Statistics as a store filled over time has them (autovacuum's ANALYZE on PostgreSQL): a
+  # planner that believes the tables empty picks plans no real database would run.
+  sql "$db" "ANALYZE;"
 }
 
 mediana() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

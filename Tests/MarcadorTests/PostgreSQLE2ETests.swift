@@ -177,6 +177,28 @@ struct PostgreSQLE2ETests {
             """
         ) { [$0.int(0), $0.int(1)] }
         #expect(lineas == [[10_000, 10_000]])
+        // Whichever dispatcher took them, each run's notices went out in goal order: the log
+        // lines of run n («Jugador n-i, …») follow i.
+        let orden = try await consultar(
+            escenario,
+            """
+            SELECT linea FROM registro
+            WHERE linea LIKE 'notificación «¡Gol!» enviada: Jugador %' ORDER BY id
+            """
+        ) { $0.string(0) }
+        var ultimoDe: [Substring: Int] = [:]
+        var desordenados = 0
+        for linea in orden {
+            guard let jugador = linea.split(separator: " ").dropFirst(4).first,
+                let guion = jugador.firstIndex(of: "-"),
+                let i = Int(jugador[jugador.index(after: guion)...].prefix { $0.isNumber })
+            else { continue }
+            let ejecucion = jugador[..<guion]
+            if let anterior = ultimoDe[ejecucion], anterior > i { desordenados += 1 }
+            ultimoDe[ejecucion] = i
+        }
+        #expect(ultimoDe.count == 100)
+        #expect(desordenados == 0)
     }
 
     /// A dispatcher killed while the receiver holds its POST: once the lease expires, another

@@ -150,8 +150,20 @@ public enum Dialecto: Sendable, Hashable {
         }
     }
 
-    /// Row locks a claim takes so that concurrent dispatchers skip each other's rows (SQLite
-    /// has one writer at a time and needs none).
+    /// What a claim on channel `?` runs first, in its transaction: on PostgreSQL a lock per
+    /// channel, so the claim's statement sees every lease committed before it (the per-run
+    /// order rule reads leases: two claims at once could split a run, or one could come back
+    /// empty). Claims are a few milliseconds; delivering happens outside, in parallel. SQLite
+    /// has one writer at a time already.
+    public var ordenarReclamos: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgresql: "SELECT pg_advisory_xact_lock(4243, hashtext(?))"
+        }
+    }
+
+    /// Row locks a claim takes so that a dispatcher skips rows another transaction holds (an
+    /// outcome being written); SQLite has one writer at a time and needs none.
     public var saltarBloqueadas: String {
         switch self {
         case .sqlite: ""

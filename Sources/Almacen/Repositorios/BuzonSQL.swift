@@ -49,6 +49,9 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
 
     public func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] {
         try queue.writeConcurrente { db in
+            if let orden = db.dialecto.ordenarReclamos {
+                _ = try db.scalarInt(orden, reclamo.canal)
+            }
             let reclamadas = try db.rows(
                 """
                 UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2
