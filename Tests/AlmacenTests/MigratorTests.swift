@@ -21,6 +21,47 @@ struct MigratorTests {
         }
     }
 
+    /// `migrations/esquema.sql` builds exactly what the steps build: every table, index and
+    /// trigger with the same text, the same rows, the same version. When this fails after a new
+    /// migration, `make esquema` regenerates it.
+    @Test func elEsquemaConstruyeLoMismoQueLasMigraciones() throws {
+        let conEsquema = Migrator()
+        #expect(conEsquema.esquema?.version == conEsquema.latestVersion)
+        let pasoAPaso = try Database(path: ":memory:")
+        try Migrator(esquema: nil).migrate(pasoAPaso)
+        let deGolpe = try Database(path: ":memory:")
+        #expect(try conEsquema.migrate(deGolpe) == conEsquema.migrations.map(\.version))
+        func retrato(_ db: Database) throws -> [String] {
+            let objetos = try db.rows(
+                "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name"
+            ) { "\($0.string(0)) \($0.string(1)) \($0.string(2)) \($0.optionalString(3) ?? "")" }
+            let tablas = try db.rows(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+            ) { $0.string(0) }
+            let filas = try tablas.flatMap { tabla in
+                let columnas = try db.rows("SELECT name FROM pragma_table_info(?)", tabla) {
+                    "quote(\($0.string(0)))"
+                }
+                return try db.rows(
+                    "SELECT \(columnas.joined(separator: " || ',' || ")) FROM \(tabla) ORDER BY 1"
+                ) { "\(tabla): \($0.string(0))" }
+            }
+            return objetos + filas + ["version \(try db.scalarInt("PRAGMA user_version") ?? -1)"]
+        }
+        #expect(try retrato(deGolpe) == retrato(pasoAPaso))
+        #expect(try retrato(deGolpe).contains("canal: 'registro','registro',1,'{}'"))
+    }
+
+    /// Only an empty database takes the snapshot; one with anything in it goes step by step.
+    @Test func unaBaseConAlgoDentroNoTomaElEsquema() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE ajena (x)")
+        try Migrator().migrate(db)
+        #expect(try db.scalarInt("PRAGMA user_version") == Migrator().latestVersion)
+        #expect(try db.scalarInt("SELECT count(*) FROM ajena") == 0)
+        #expect(try db.scalarInt("SELECT count(*) FROM canal") == 1)
+    }
+
     @Test func lasMigracionesIncrustadasEstanEnOrdenYEmpiezanEnUno() {
         let versiones = Migration.embedded.map(\.version)
         #expect(versiones.first == 1)

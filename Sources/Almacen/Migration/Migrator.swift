@@ -9,12 +9,18 @@
 /// "repair" it would lose the newer program's data.
 public struct Migrator: Sendable {
     public let migrations: [Migration]
+    /// Run instead of the steps on an empty database, when it ends where they end.
+    public let esquema: Esquema?
 
-    public init(migrations: [Migration] = Migration.embedded) {
+    /// - Parameter esquema: the embedded snapshot unless told otherwise; it is used only with
+    ///   the embedded migrations and when its version is their last one.
+    public init(migrations: [Migration] = Migration.embedded, esquema: Esquema? = .incrustado) {
         precondition(
             zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
             "migrations must have strictly increasing versions")
         self.migrations = migrations
+        let vale = esquema?.version == migrations.last?.version && migrations == Migration.embedded
+        self.esquema = vale ? esquema : nil
     }
 
     public var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -42,6 +48,7 @@ public struct Migrator: Sendable {
         let foreignKeys = try db.scalarInt("PRAGMA foreign_keys") == 1
         try db.execute("PRAGMA foreign_keys = OFF")
         defer { if foreignKeys { try? db.execute("PRAGMA foreign_keys = ON") } }
+        if let esquema, try desdeElEsquema(esquema, db) { return migrations.map(\.version) }
         var applied: [Int] = []
         for migration in migrations where try migration.version > currentVersion(db) {
             try db.transaction {
@@ -63,6 +70,20 @@ public struct Migrator: Sendable {
             }
         }
         return applied
+    }
+}
+
+extension Migrator {
+    /// A database with nothing in it gets the whole schema in one transaction; `false` (and
+    /// nothing written) when it is not empty by the time the write lock is held.
+    private func desdeElEsquema(_ esquema: Esquema, _ db: Database) throws -> Bool {
+        try db.transaction {
+            guard try currentVersion(db) == 0,
+                try db.scalarInt("SELECT count(*) FROM sqlite_schema") == 0
+            else { return false }
+            try db.executeScript(esquema.sql)
+            return true
+        }
     }
 }
 
