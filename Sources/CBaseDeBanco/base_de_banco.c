@@ -102,10 +102,28 @@ static const char *const sql[SENTENCIAS] = {
         "WHERE canal = ?2 AND arrendatario = ?3",
 };
 
+/// Log lines go in up to this many per statement, as marcador's `RegistroSQL` writes them.
+#define LINEAS_POR_INSERT 64
+
 struct marcador_base {
     sqlite3 *db;
     sqlite3_stmt *s[SENTENCIAS];
+    /// `INSERT INTO registro … VALUES (?, ?), …` with n rows, prepared on first use and kept
+    /// (marcador's statement cache does the same for each size it meets).
+    sqlite3_stmt *registro[LINEAS_POR_INSERT + 1];
 };
+
+/// The n-row log INSERT, prepared once.
+static sqlite3_stmt *insertar_lineas(marcador_base *base, int n) {
+    if (base->registro[n]) return base->registro[n];
+    char sql[64 + LINEAS_POR_INSERT * 8];
+    int largo = snprintf(sql, sizeof sql, "INSERT INTO registro (partido_id, linea) VALUES ");
+    for (int i = 0; i < n; i++) largo += snprintf(sql + largo, sizeof sql - (size_t)largo, i ? ", (?, ?)" : "(?, ?)");
+    if (sqlite3_prepare_v3(base->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &base->registro[n], NULL) != SQLITE_OK) {
+        return NULL;
+    }
+    return base->registro[n];
+}
 
 marcador_base *marcador_base_abrir(const char *ruta) {
     marcador_base *base = calloc(1, sizeof *base);
@@ -133,6 +151,7 @@ marcador_base *marcador_base_abrir(const char *ruta) {
 void marcador_base_cerrar(marcador_base *base) {
     if (!base) return;
     for (int i = 0; i < SENTENCIAS; i++) sqlite3_finalize(base->s[i]);
+    for (int n = 0; n <= LINEAS_POR_INSERT; n++) sqlite3_finalize(base->registro[n]);
     sqlite3_close_v2(base->db);
     free(base);
 }
@@ -303,11 +322,20 @@ static int despachar(
             if (write(registro, lineas, escrito) < 0) goto fallo;
             if (correr(base->s[BEGIN])) goto fallo;
             for (char *linea = lineas; linea < lineas + escrito;) {
-                char *fin = memchr(linea, '\n', (size_t)(lineas + escrito - linea));
-                s = base->s[REGISTRO]; i = 1; I(1);
-                sqlite3_bind_text(s, i++, linea, (int)(fin - linea), SQLITE_TRANSIENT);
+                // The next (up to) 64 lines in one statement.
+                int cuantas = 0;
+                for (char *l = linea; l < lineas + escrito && cuantas < LINEAS_POR_INSERT; cuantas++) {
+                    l = (char *)memchr(l, '\n', (size_t)(lineas + escrito - l)) + 1;
+                }
+                if (!(s = insertar_lineas(base, cuantas))) goto fallo;
+                i = 1;
+                for (int k = 0; k < cuantas; k++) {
+                    char *fin = memchr(linea, '\n', (size_t)(lineas + escrito - linea));
+                    I(1);
+                    sqlite3_bind_text(s, i++, linea, (int)(fin - linea), SQLITE_TRANSIENT);
+                    linea = fin + 1;
+                }
                 if (correr(s)) goto fallo;
-                linea = fin + 1;
             }
             if (correr(base->s[COMMIT])) goto fallo;
         }
