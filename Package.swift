@@ -35,20 +35,30 @@ let package = Package(
         .target(name: "Torneo"),
         // What the operating system says: process identity and liveness, wall time, output.
         .target(name: "Sistema", dependencies: ["Torneo"]),
+        // The store interfaces every front end, use case and store speaks (DESIGN §13).
+        .target(name: "Persistencia", dependencies: ["Torneo"]),
+        // The repositories, written once in the SQL both stores speak, over a small connection
+        // protocol; the seed data. Knows no driver.
+        .target(
+            name: "AlmacenSQL",
+            dependencies: ["Persistencia", "Torneo", "Sistema"],
+            plugins: ["Incrustar"]
+        ),
+        // SQLite, the embedded default: connection, statements, migrations.
         .target(
             name: "Almacen",
-            dependencies: ["CSQLite", "Torneo", "Sistema"],
+            dependencies: ["CSQLite", "AlmacenSQL", "Persistencia", "Torneo", "Sistema"],
             plugins: ["Incrustar"]
         ),
         // The same repositories on PostgreSQL (DESIGN §12): connection, migrations, LISTEN.
         .target(
             name: "AlmacenPostgreSQL",
-            dependencies: ["Almacen", "CPostgres", "Torneo", "Sistema"],
+            dependencies: ["AlmacenSQL", "Persistencia", "CPostgres", "Torneo", "Sistema"],
             plugins: ["Incrustar"]
         ),
-        .target(name: "Motor", dependencies: ["Torneo"]),
+        .target(name: "Motor", dependencies: ["Torneo", "Persistencia"]),
         .target(name: "Importador", dependencies: ["Torneo"]),
-        .target(name: "Avisos", dependencies: ["Torneo", "Sistema", "CCurl"]),
+        .target(name: "Avisos", dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl"]),
         // The HTTP server and its event streams (plumbing: knows HTTP, not football).
         .target(name: "Servidor", dependencies: ["CEvent", "Sistema"]),
         .executableTarget(

@@ -1,8 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds files into the target as Swift literals: `migrations/*.sql` and `seeds/*` into the
-/// SQLite store, `migrations/postgresql/*.sql` into the PostgreSQL one, `web/*` (the pages of
+/// Embeds files into the target as Swift literals: `migrations/*.sql` into the SQLite store,
+/// `seeds/*` into the SQL layer both stores share, `migrations/postgresql/*.sql` into the PostgreSQL one, `web/*` (the pages of
 /// `marcador servir`) into the executable.
 ///
 /// The binary must work from any directory, so it cannot read these files at run time; a build
@@ -12,12 +12,13 @@ import PackagePlugin
 struct Incrustar: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let raiz = context.package.directoryURL
-        // Outside the store, the generated file needs the store's `ArchivoIncrustado`.
-        var argumentos: [String] = target.name == "Almacen" ? [] : ["importar=Almacen"]
+        // The generated file builds `ArchivoIncrustado` values, a type of module Sistema.
+        var argumentos: [String] = ["importar=Sistema"]
         var entradas: [URL] = []
         let grupos: [(String, String)]
         switch target.name {
-        case "Almacen": grupos = [("migraciones", "migrations"), ("semillas", "seeds")]
+        case "Almacen": grupos = [("migraciones", "migrations")]
+        case "AlmacenSQL": grupos = [("semillas", "seeds")]
         case "AlmacenPostgreSQL": grupos = [("migraciones", "migrations/postgresql")]
         default: grupos = [("web", "web")]
         }

@@ -1,3 +1,4 @@
+import AlmacenSQL
 import CSQLite
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Almacen
+import AlmacenSQL
 
 /// Opens marcador's PostgreSQL store (DESIGN §12): `--db postgresql://…` or `MARCADOR_DB`.
 public enum AlmacenPG {

@@ -1,4 +1,5 @@
-import Almacen
+import AlmacenSQL
+import Persistencia
 import Synchronization
 
 /// A process's connection to the PostgreSQL store, serialized behind a lock like SQLite's

@@ -1,4 +1,4 @@
-import Almacen
+import AlmacenSQL
 import CPostgres
 
 #if canImport(Glibc)

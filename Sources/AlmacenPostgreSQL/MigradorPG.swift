@@ -1,4 +1,4 @@
-import Almacen
+import AlmacenSQL
 
 /// Brings a PostgreSQL database to the schema this binary knows (`migrations/postgresql/`,
 /// the same version numbers as SQLite's), each step in its own transaction under an advisory

@@ -1,5 +1,6 @@
-import Almacen
+import AlmacenSQL
 import CPostgres
+import Persistencia
 import Sistema
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Almacen
+import AlmacenSQL
 
 /// The PostgreSQL store: the same repositories as SQLite's; its connection also LISTENs, so
 /// dispatchers, the server and a run's owner are woken by the store instead of polling it.

@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// The run-control service of DESIGN §3.6 and §8: the lessons' `.task(id:)` across processes.

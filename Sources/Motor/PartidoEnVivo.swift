@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// A match being played: minute by minute from its script, as the lessons' model does.

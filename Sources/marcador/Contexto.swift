@@ -1,5 +1,6 @@
 import Almacen
 import AlmacenPostgreSQL
+import Persistencia
 import Torneo
 
 #if canImport(Glibc)

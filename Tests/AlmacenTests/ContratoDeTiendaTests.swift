@@ -3,6 +3,7 @@ import AlmacenPostgreSQL
 import ApoyoDePruebas
 import Foundation
 import Motor
+import Persistencia
 import Sistema
 import Testing
 import Torneo

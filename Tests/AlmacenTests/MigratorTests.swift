@@ -1,3 +1,4 @@
+import AlmacenSQL
 import Foundation
 import Testing
 
@@ -115,9 +116,7 @@ struct MigratorTests {
         try db.execute("PRAGMA foreign_keys = ON")
         let actuales = Migrator()
         try actuales.migrate(db)
-        try db.executeScript(
-            RecursosIncrustados.semillas.filter { $0.nombre.hasSuffix(".sql") }.map(\.texto)
-                .joined(separator: "\n"))
+        try Semillas.cargarDentro(db)
         try db.executeScript(
             """
             INSERT INTO ejecucion (id, partido_id, codigo, duracion, estado) VALUES (1, 1, 'a', 90, 'terminado');

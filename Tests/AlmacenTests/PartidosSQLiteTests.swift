@@ -1,3 +1,4 @@
+import AlmacenSQL
 import Testing
 import Torneo
 

@@ -1,5 +1,6 @@
 import Almacen
 import Motor
+import Persistencia
 import Testing
 import Torneo
 

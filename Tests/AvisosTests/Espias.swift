@@ -1,4 +1,5 @@
 import Avisos
+import Persistencia
 import Synchronization
 import Testing
 import Torneo

@@ -1,6 +1,7 @@
 import Almacen
 import Importador
 import Motor
+import Persistencia
 import Testing
 import Torneo
 

@@ -1,3 +1,4 @@
+import AlmacenSQL
 import CSQLite
 
 /// One SQLite connection. Not thread-safe by itself: owners keep it behind a lock or an actor.

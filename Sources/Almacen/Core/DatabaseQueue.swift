@@ -1,3 +1,4 @@
+import AlmacenSQL
 import Synchronization
 
 /// The one connection a process uses, serialized behind a lock so any task may use it.

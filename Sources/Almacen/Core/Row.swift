@@ -1,3 +1,4 @@
+import AlmacenSQL
 import CSQLite
 
 /// The current row of a stepping statement; valid only until the next step.

@@ -1,3 +1,4 @@
+import AlmacenSQL
 import CSQLite
 
 /// A prepared statement. Owned by its `Database`, which caches it by SQL text and finalizes it.

@@ -1,3 +1,5 @@
+import AlmacenSQL
+
 /// Brings a database to the schema this binary knows, recording progress in `PRAGMA user_version`.
 ///
 /// As GRDB does, foreign keys are turned off around the migrations (a table rebuild — create,
@@ -85,9 +87,4 @@ extension Migrator {
             return true
         }
     }
-}
-
-public enum MigrationError: Error, Sendable, Equatable {
-    case superseded(database: Int, known: Int)
-    case foreignKeyViolation(migration: String, table: String)
 }

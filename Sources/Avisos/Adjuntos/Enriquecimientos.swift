@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// Each notice's attachment fetched once, however many lanes (channels) deliver the notice:

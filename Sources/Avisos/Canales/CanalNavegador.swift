@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// The browser channel (DESIGN §11): delivering a notice records it in the store's log of

@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// The log channel: the lesson's «notificación «¡Gol!» enviada: Luis, minuto 35» line, written

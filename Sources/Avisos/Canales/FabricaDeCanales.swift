@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Persistencia
 import Torneo
 
 /// Settings a stored channel may carry (the JSON object in `canal.ajustes`).

@@ -1,5 +1,6 @@
 import Almacen
 import Avisos
+import Persistencia
 import Torneo
 
 #if canImport(Glibc)

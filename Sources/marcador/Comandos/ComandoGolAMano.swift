@@ -1,5 +1,6 @@
 import Almacen
 import Motor
+import Persistencia
 import Torneo
 
 /// `marcador gol-a-mano <id> local|visitante [--quitar]`: the lesson's buttons; counts, never

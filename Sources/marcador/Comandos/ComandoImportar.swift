@@ -1,5 +1,6 @@
 import Almacen
 import Importador
+import Persistencia
 import Sistema
 import Torneo
 

@@ -1,6 +1,7 @@
 import Almacen
 import Avisos
 import Motor
+import Persistencia
 import Sistema
 import Torneo
 

@@ -1,5 +1,7 @@
 import Almacen
+import AlmacenSQL
 import Avisos
+import Persistencia
 import Torneo
 
 /// The dispatcher that runs inside `jugar`: its lanes are woken after each minute with goals,

@@ -1,5 +1,6 @@
 import Almacen
 import AlmacenPostgreSQL
+import AlmacenSQL
 
 #if canImport(Glibc)
     import Glibc

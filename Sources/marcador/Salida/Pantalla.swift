@@ -1,4 +1,5 @@
 import Almacen
+import Persistencia
 import Sistema
 import Synchronization
 import Torneo

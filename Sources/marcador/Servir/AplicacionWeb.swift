@@ -2,6 +2,7 @@ import Almacen
 import Avisos
 import FoundationEssentials
 import Motor
+import Persistencia
 import Servidor
 import Sistema
 import Torneo

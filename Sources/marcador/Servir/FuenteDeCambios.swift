@@ -1,4 +1,5 @@
 import Almacen
+import Persistencia
 import Servidor
 import Synchronization
 import Torneo

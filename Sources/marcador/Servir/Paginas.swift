@@ -1,4 +1,5 @@
 import Almacen
+import Sistema
 
 /// The pages, style sheet, script and Service Worker of `marcador servir`, compiled into the
 /// binary from `web/` (no CDN, no build step, nothing read from disk at run time).

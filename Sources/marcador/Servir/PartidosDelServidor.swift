@@ -1,5 +1,6 @@
 import Almacen
 import Motor
+import Persistencia
 import Torneo
 
 /// The runs `marcador servir` plays (POST `/api/partidos/{id}/jugar`): each through the

@@ -1,3 +1,5 @@
+import Torneo
+
 /// The store's log of changes for the screen (DESIGN §11): read by `marcador servir`, written by
 /// the store itself for runs and by the `navegador` channel for notices.
 public protocol Cambios: Sendable {

@@ -1,3 +1,4 @@
+import Persistencia
 import Sistema
 import Synchronization
 import Torneo
@@ -161,6 +162,3 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
         } ?? .cero
     }
 }
-
-/// The chronicle of a run on a SQLite database.
-public typealias CronicaSQLite = CronicaSQL<DatabaseQueue>

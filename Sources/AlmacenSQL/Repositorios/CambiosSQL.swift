@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// `Cambios` over a SQL store: the `cambio` table, written by triggers for runs (migration
@@ -85,6 +86,3 @@ enum RegistroDeCambios {
         try db.execute("INSERT INTO cambio (clase) VALUES (?)", clase.rawValue)
     }
 }
-
-/// The change log of a SQLite database.
-public typealias CambiosSQLite = CambiosSQL<DatabaseQueue>

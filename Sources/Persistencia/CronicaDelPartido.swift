@@ -1,3 +1,5 @@
+import Torneo
+
 /// Where one run of a match is written down as it is played: the engine's only way to persist.
 ///
 /// Each call is one transaction of the store, so a crash leaves the run at the last whole

@@ -1,3 +1,5 @@
+import Torneo
+
 /// The durable outbox of DESIGN §4 and §8: notices enqueued in the transaction of their minute,
 /// deliveries leased by dispatchers, one lane per channel.
 ///

@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// Pruning on a SQL store, in one write transaction.
@@ -47,6 +48,3 @@ public struct MantenimientoSQL<Cola: ColaSQL>: Mantenimiento {
         }
     }
 }
-
-/// Pruning of a SQLite database.
-public typealias MantenimientoSQLite = MantenimientoSQL<DatabaseQueue>

@@ -1,24 +1,11 @@
+import Persistencia
+import Torneo
+
 /// The default matches of `seeds/`, loaded into a fresh database and by `--reiniciar-datos`.
 public enum Semillas {
     /// Marks a database whose seeds were loaded, so they load once even if a crash interrupted
     /// the first start between migrating and seeding.
-    static let claveCargadas = "semillas_cargadas"
-
-    /// Replaces every match, team and player (and, through cascades, their runs) with the seed.
-    /// Settings and the log are kept: they are the user's, not sample data.
-    public static func cargar(en db: Database) throws {
-        try db.transaction { try cargarDentro(db) }
-    }
-
-    /// Loads the seed only if no process did yet: check and load in one write transaction, so
-    /// N processes opening a new file seed it once and never wipe what another one wrote.
-    static func cargarSiFaltan(en db: Database) throws {
-        if try cargadas(en: db) { return }
-        try db.transaction {
-            if try cargadas(en: db) { return }
-            try cargarDentro(db)
-        }
-    }
+    public static let claveCargadas = "semillas_cargadas"
 
     /// The load itself, inside the caller's transaction (and its lock, on PostgreSQL).
     public static func cargarDentro(_ db: some BaseSQL) throws {

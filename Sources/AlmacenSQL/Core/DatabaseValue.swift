@@ -1,3 +1,6 @@
+import Persistencia
+import Torneo
+
 /// A value as SQLite stores it; what statements bind and rows return.
 public enum DatabaseValue: Sendable, Hashable {
     case null

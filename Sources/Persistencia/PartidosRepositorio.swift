@@ -1,3 +1,5 @@
+import Torneo
+
 /// Where matches and settings come from. The domain talks to this protocol; only the storage
 /// modules know there is SQL behind it.
 public protocol PartidosRepositorio: Sendable {

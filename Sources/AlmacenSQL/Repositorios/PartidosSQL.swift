@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// `PartidosRepositorio` over a SQL store: matches with their scripts, and the settings table.
@@ -310,6 +311,3 @@ extension PartidosSQL {
             conGuion: fila.bool(16), ultimoJugado: marcador(17))
     }
 }
-
-/// The settings and matches of a SQLite database (the embedded default).
-public typealias PartidosSQLite = PartidosSQL<DatabaseQueue>

@@ -1,3 +1,5 @@
+import Torneo
+
 /// Runs as every process sees them: the latest run of each match, manual goals, and the
 /// requests that stop a run played elsewhere. Each method is one transaction of the store.
 public protocol Ejecuciones: Sendable {

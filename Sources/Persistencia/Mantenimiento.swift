@@ -1,3 +1,5 @@
+import Torneo
+
 /// Keeping the store from growing without end (DESIGN §9): the log keeps its last days or
 /// lines, and notices whose deliveries are all settled are pruned after their time-to-live
 /// plus a margin, their counts kept.

@@ -1,3 +1,4 @@
+import Persistencia
 import Sistema
 import Torneo
 
@@ -505,6 +506,3 @@ enum ConsultasDeAvisos {
     /// Why an orphaned banner is not shown.
     static let motivoDeBannerHuerfano = "la terminal que miraba el partido ya no está"
 }
-
-/// The outbox of a SQLite database (the embedded default).
-public typealias BuzonSQLite = BuzonSQL<DatabaseQueue>

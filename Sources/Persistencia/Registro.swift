@@ -1,3 +1,5 @@
+import Torneo
+
 /// Where the program's log lines go (`partido CANCELADO en el minuto 7 (fd045)`, notices sent…).
 ///
 /// Logging never throws: losing a log line must not stop a match, so implementations do their

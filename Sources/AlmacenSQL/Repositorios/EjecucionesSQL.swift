@@ -1,3 +1,4 @@
+import Persistencia
 import Sistema
 import Torneo
 
@@ -192,6 +193,3 @@ enum ConsultasDeEjecuciones {
         return db.changes == 1
     }
 }
-
-/// The runs of a SQLite database.
-public typealias EjecucionesSQLite = EjecucionesSQL<DatabaseQueue>

@@ -1,3 +1,6 @@
+import Persistencia
+import Torneo
+
 /// A connection to a SQL store, as the repositories use it: SQLite's `Database` and
 /// PostgreSQL's `ConexionPG` (module AlmacenPostgreSQL) both conform, so every repository's
 /// queries and rules have one home whatever the store.

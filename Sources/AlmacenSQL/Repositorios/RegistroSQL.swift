@@ -1,3 +1,4 @@
+import Persistencia
 import Sistema
 import Torneo
 
@@ -67,15 +68,3 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
         }
     }
 }
-
-/// One stored log line.
-public struct LineaDeRegistro: Sendable, Hashable, Codable {
-    public var id: Int
-    /// ISO 8601 UTC with milliseconds (`Dialecto.ahora`).
-    public var momento: String
-    public var partidoId: Int?
-    public var linea: String
-}
-
-/// The log of a SQLite database.
-public typealias RegistroSQLite = RegistroSQL<DatabaseQueue>
