@@ -84,8 +84,10 @@ public final class ConexionPG: BaseSQL {
         try ejecutar(sql, arguments) { resultado in
             let n = api.ntuples(resultado)
             filas.reserveCapacity(Int(n))
+            let columnas = Self.columnas(api, resultado)
             for i in 0..<n {
-                filas.append(try map(FilaPG(api: api, resultado: resultado, fila: i)))
+                filas.append(
+                    try map(FilaPG(api: api, resultado: resultado, fila: i, columnas: columnas)))
             }
         }
         return filas
@@ -95,10 +97,24 @@ public final class ConexionPG: BaseSQL {
         _ sql: String, arguments: [any DatabaseValueConvertible], body: (FilaPG) throws -> Void
     ) throws {
         try ejecutar(sql, arguments) { resultado in
+            let columnas = Self.columnas(api, resultado)
             for i in 0..<api.ntuples(resultado) {
-                try body(FilaPG(api: api, resultado: resultado, fila: i))
+                try body(FilaPG(api: api, resultado: resultado, fila: i, columnas: columnas))
             }
         }
+    }
+
+    /// Column names to positions, once per result (the server folds unquoted names to
+    /// lower case, as the repositories write them).
+    static func columnas(_ api: marcador_pq_api, _ resultado: OpaquePointer) -> [String: Int] {
+        var columnas: [String: Int] = [:]
+        for i in 0..<api.nfields(resultado) {
+            if let nombre = api.fname(resultado, i) {
+                let texto = String(cString: nombre)
+                if columnas[texto] == nil { columnas[texto] = Int(i) }
+            }
+        }
+        return columnas
     }
 
     /// Whether a transaction is open (and usable).
@@ -208,6 +224,9 @@ public struct FilaPG: FilaSQL {
     let api: marcador_pq_api
     let resultado: OpaquePointer
     let fila: Int32
+    let columnas: [String: Int]
+
+    public func posicion(de nombre: String) -> Int? { columnas[nombre] }
 
     public func isNull(_ i: Int) -> Bool { api.getisnull(resultado, fila, Int32(i)) == 1 }
 
@@ -226,6 +245,7 @@ public struct FilaPG: FilaSQL {
     }
 
     public func string(_ i: Int) -> String {
+        precondition(!isNull(i), "column \(i) is NULL where a value is required")
         guard let texto = api.getvalue(resultado, fila, Int32(i)) else { return "" }
         let longitud = Int(api.getlength(resultado, fila, Int32(i)))
         return texto.withMemoryRebound(to: UInt8.self, capacity: longitud) {

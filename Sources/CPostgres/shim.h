@@ -22,6 +22,7 @@ typedef struct {
     char *(*result_error_message)(const PGresult *res);
     int (*ntuples)(const PGresult *res);
     int (*nfields)(const PGresult *res);
+    char *(*fname)(const PGresult *res, int column);
     char *(*getvalue)(const PGresult *res, int row, int column);
     int (*getisnull)(const PGresult *res, int row, int column);
     int (*getlength)(const PGresult *res, int row, int column);
@@ -63,6 +64,7 @@ static inline int marcador_pq_cargar(marcador_pq_api *api) {
     MARCADOR_PQ(result_error_message, "PQresultErrorMessage")
     MARCADOR_PQ(ntuples, "PQntuples")
     MARCADOR_PQ(nfields, "PQnfields")
+    MARCADOR_PQ(fname, "PQfname")
     MARCADOR_PQ(getvalue, "PQgetvalue")
     MARCADOR_PQ(getisnull, "PQgetisnull")
     MARCADOR_PQ(getlength, "PQgetlength")

@@ -103,7 +103,7 @@ public final class Database: BaseSQL {
         defer { sqlite3_reset(statement.handle) }
         var result: [T] = []
         while try statement.step() {
-            result.append(try map(Row(handle: statement.handle)))
+            result.append(try map(Row(statement: statement)))
         }
         return result
     }
@@ -122,7 +122,7 @@ public final class Database: BaseSQL {
         let statement = try statement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
-        while try statement.step() { try body(Row(handle: statement.handle)) }
+        while try statement.step() { try body(Row(statement: statement)) }
     }
 
     /// The first row of a query, mapped, or `nil` when there is none.
@@ -134,7 +134,7 @@ public final class Database: BaseSQL {
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
         guard try statement.step() else { return nil }
-        return try map(Row(handle: statement.handle))
+        return try map(Row(statement: statement))
     }
 
     /// The first column of the first row as an integer (`nil` when no row or NULL).
@@ -145,7 +145,7 @@ public final class Database: BaseSQL {
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
         guard try statement.step() else { return nil }
-        let row = Row(handle: statement.handle)
+        let row = Row(statement: statement)
         return row.optionalInt(0)
     }
 
@@ -157,7 +157,7 @@ public final class Database: BaseSQL {
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }
         guard try statement.step() else { return nil }
-        return Row(handle: statement.handle).optionalString(0)
+        return Row(statement: statement).optionalString(0)
     }
 
     public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }

@@ -5,6 +5,14 @@ import CSQLite
 /// Reading a `Row` after its statement stepped again reads the new row: map rows straight away.
 public struct Row: FilaSQL {
     let handle: OpaquePointer
+    unowned let statement: Statement
+
+    init(statement: Statement) {
+        handle = statement.handle
+        self.statement = statement
+    }
+
+    public func posicion(de nombre: String) -> Int? { statement.posicion(de: nombre) }
 
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
@@ -21,7 +29,10 @@ public struct Row: FilaSQL {
     public func bool(_ i: Int) -> Bool { int(i) != 0 }
 
     public func string(_ i: Int) -> String {
-        guard let texto = sqlite3_column_text(handle, Int32(i)) else { return "" }
+        guard let texto = sqlite3_column_text(handle, Int32(i)) else {
+            precondition(isNull(i) == false, "column \(i) is NULL where a value is required")
+            return ""  // an empty text (SQLite gives no pointer for it)
+        }
         let longitud = Int(sqlite3_column_bytes(handle, Int32(i)))
         return String(decoding: UnsafeBufferPointer(start: texto, count: longitud), as: UTF8.self)
     }

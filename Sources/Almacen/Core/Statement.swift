@@ -23,6 +23,22 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// Column names to positions, read once from the prepared statement (they never change).
+    private lazy var posiciones: [String: Int] = {
+        var posiciones: [String: Int] = [:]
+        for i in 0..<Int(sqlite3_column_count(handle)) {
+            if let nombre = sqlite3_column_name(handle, Int32(i)) {
+                let texto = String(cString: nombre)
+                if posiciones[texto] == nil { posiciones[texto] = i }
+            }
+        }
+        return posiciones
+    }()
+
+    /// The position of the result column named `nombre` (as written after `AS`, or the column's
+    /// own name), `nil` when there is none.
+    func posicion(de nombre: String) -> Int? { posiciones[nombre] }
+
     /// Resets the statement and binds `arguments` to its parameters, in order.
     ///
     /// See https://www.sqlite.org/c3ref/bind_blob.html

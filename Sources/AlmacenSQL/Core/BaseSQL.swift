@@ -63,11 +63,18 @@ extension BaseSQL {
     }
 }
 
-/// One row of a result, read by column index.
+/// One row of a result. Repositories read it by column name (`fila.int("minuto")`), through
+/// one mapper per record type; the positional accessors are the drivers' primitives.
+///
+/// A NULL where the record needs a value is a bug in a query or the schema, never data to
+/// paper over: the name accessors trap on it instead of reading 0 or "".
 public protocol FilaSQL {
+    /// The position of the column named `nombre` in this result, `nil` when there is none.
+    func posicion(de nombre: String) -> Int?
     func isNull(_ i: Int) -> Bool
     func int(_ i: Int) -> Int
     func double(_ i: Int) -> Double
+    /// The text of column `i`; traps on NULL.
     func string(_ i: Int) -> String
 }
 
@@ -75,6 +82,35 @@ extension FilaSQL {
     public func optionalInt(_ i: Int) -> Int? { isNull(i) ? nil : int(i) }
     public func optionalString(_ i: Int) -> String? { isNull(i) ? nil : string(i) }
     public func bool(_ i: Int) -> Bool { int(i) != 0 }
+
+    /// The position of `nombre`; a query without that column is a programming error.
+    public func indice(_ nombre: String) -> Int {
+        guard let i = posicion(de: nombre) else {
+            preconditionFailure("the query has no column «\(nombre)»")
+        }
+        return i
+    }
+
+    private func conValor(_ nombre: String) -> Int {
+        let i = indice(nombre)
+        precondition(!isNull(i), "column «\(nombre)» is NULL where a value is required")
+        return i
+    }
+
+    public func int(_ nombre: String) -> Int { int(conValor(nombre)) }
+    public func double(_ nombre: String) -> Double { double(conValor(nombre)) }
+    public func string(_ nombre: String) -> String { string(conValor(nombre)) }
+    public func bool(_ nombre: String) -> Bool { int(conValor(nombre)) != 0 }
+
+    public func optionalInt(_ nombre: String) -> Int? { optionalInt(indice(nombre)) }
+    public func optionalString(_ nombre: String) -> String? { optionalString(indice(nombre)) }
+    public func optionalDouble(_ nombre: String) -> Double? {
+        let i = indice(nombre)
+        return isNull(i) ? nil : double(i)
+    }
+    public func optionalBool(_ nombre: String) -> Bool? {
+        optionalInt(indice(nombre)).map { $0 != 0 }
+    }
 }
 
 /// A store's connection shared by a process: reads, and write transactions, one at a time.

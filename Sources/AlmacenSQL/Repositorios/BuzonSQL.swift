@@ -74,7 +74,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 """, reclamo.arrendatario, reclamo.ahora + reclamo.arriendo, reclamo.canal,
                 reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
                 reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso
-            ) { ($0.int(0), $0.int(1)) }
+            ) { ($0.int("aviso_id"), $0.int("intentos")) }
             guard !reclamadas.isEmpty else { return [] }
             // The notices in id order, merged with the claimed deliveries in the same order.
             let ordenadas = reclamadas.sorted { $0.0 < $1.0 }
@@ -83,14 +83,13 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             var siguiente = 0
             try db.forEachRow(
                 """
-                SELECT \(ConsultasDeAvisos.columnas), id FROM aviso
+                SELECT \(AvisoDeGol.columnas()) FROM aviso
                 WHERE id IN (\(db.dialecto.enteros(de: "?"))) ORDER BY id
                 """, listaJSON(ordenadas.map(\.0))
             ) { fila in
-                let id = fila.int(14)
+                let (aviso, id, creado) = AvisoDeGol.leer(fila)
                 while siguiente < ordenadas.count && ordenadas[siguiente].0 < id { siguiente += 1 }
                 guard siguiente < ordenadas.count, ordenadas[siguiente].0 == id else { return }
-                let (aviso, creado) = ConsultasDeAvisos.aviso(fila)
                 resultado.append(
                     EntregaReclamada(
                         avisoId: id, canal: reclamo.canal, intento: ordenadas[siguiente].1 + 1,
@@ -177,12 +176,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 WHERE e.canal = ? AND e.estado = 'pendiente'
                 """, canal
             ) { fila in
-                (
-                    fila.int(0),
-                    Propietario(
-                        anfitrion: fila.optionalString(3) ?? "", pid: fila.optionalInt(1) ?? 0,
-                        inicio: fila.optionalInt(2) ?? 0)
-                )
+                (fila.int("id"), Propietario(fila: fila) ?? Propietario(pid: 0, inicio: 0))
             }
         }
         // The owner is judged outside the transaction (it asks the OS); a banner whose run is
@@ -229,15 +223,13 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             // Pruned deliveries still count: the totals are a history, not a snapshot.
             try db.forEachRow(
                 """
-                SELECT estado, sum(n) FROM (
+                SELECT estado, sum(n) AS n FROM (
                     SELECT estado, count(*) AS n FROM entrega GROUP BY estado
                     UNION ALL SELECT estado, cuantas FROM entrega_podada) AS t
                 GROUP BY estado
                 """
             ) { fila in
-                if let estado = EstadoDeEntrega(rawValue: fila.string(0)) {
-                    recuento[estado] = fila.int(1)
-                }
+                recuento[EstadoDeEntrega(almacenado: fila.string("estado"))] = fila.int("n")
             }
             return recuento
         }
@@ -248,11 +240,11 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             Dictionary(
                 uniqueKeysWithValues: try db.rows(
                     """
-                    SELECT canal, count(*) FROM entrega
+                    SELECT canal, count(*) AS n FROM entrega
                     WHERE estado = 'pendiente' AND (CAST(?1 AS BIGINT) IS NULL OR ejecucion_id = ?1)
                     GROUP BY canal
                     """, ejecucion
-                ) { ($0.string(0), $0.int(1)) })
+                ) { ($0.string("canal"), $0.int("n")) })
         }
     }
 
@@ -261,10 +253,10 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             try db.row(
                 """
                 SELECT min(CASE WHEN coalesce(arrendado_hasta, 0) > proximo_intento
-                    THEN arrendado_hasta ELSE proximo_intento END) FROM entrega
+                    THEN arrendado_hasta ELSE proximo_intento END) AS vence FROM entrega
                 WHERE estado = 'pendiente' AND canal = ?
                 """, canal
-            ) { $0.isNull(0) ? nil : $0.double(0) } ?? nil
+            ) { $0.optionalDouble("vence") } ?? nil
         }
     }
 
@@ -272,20 +264,19 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         try queue.read { db in
             let avisos = try db.rows(
                 """
-                SELECT \(ConsultasDeAvisos.columnas), id, enriquecido, motivo_adjunto
+                SELECT \(AvisoDeGol.columnas()), enriquecido, motivo_adjunto
                 FROM aviso ORDER BY id DESC LIMIT ?
                 """, limite
             ) { fila in
                 (
-                    ConsultasDeAvisos.aviso(fila), fila.int(14),
-                    fila.isNull(15) ? nil : fila.bool(15),
-                    fila.optionalString(16)
+                    AvisoDeGol.leer(fila), fila.optionalBool("enriquecido"),
+                    fila.optionalString("motivo_adjunto")
                 )
             }
-            return try avisos.map { datos, id, enriquecido, motivo in
-                let entregas = try ConsultasDeAvisos.entregas(db, aviso: id)
+            return try avisos.map { leido, enriquecido, motivo in
+                let entregas = try ConsultasDeAvisos.entregas(db, aviso: leido.id)
                 return AvisoEnBuzon(
-                    id: id, aviso: datos.0, creado: datos.1, entregas: entregas,
+                    id: leido.id, aviso: leido.aviso, creado: leido.creado, entregas: entregas,
                     enriquecido: enriquecido, motivoDelAdjunto: motivo)
             }
         }
@@ -297,12 +288,8 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         try queue.read { db in
             let filtros = try ConsultasDeAvisos.filtros(db)
             return try db.rows("SELECT nombre, tipo, activo, ajustes FROM canal ORDER BY nombre") {
-                fila -> CanalConfigurado? in
-                // A type this binary does not know (written by a newer one) is left alone.
-                guard let tipo = TipoDeCanal(rawValue: fila.string(1)) else { return nil }
-                return CanalConfigurado(
-                    nombre: fila.string(0), tipo: tipo, activo: fila.bool(2),
-                    ajustes: fila.string(3), filtros: filtros[fila.string(0)] ?? FiltrosDeCanal())
+                CanalConfigurado(
+                    fila: $0, filtros: filtros[$0.string("nombre")] ?? FiltrosDeCanal())
             }.compactMap { $0 }
         }
     }
@@ -382,8 +369,6 @@ func listaJSON(_ ids: [Int]) -> String {
 
 /// The outbox's notices as every query reads them.
 enum ConsultasDeAvisos {
-    static let columnas = columnas(de: nil)
-
     /// One notice's deliveries, by channel name.
     static func entregas(_ db: some BaseSQL, aviso: Int) throws -> [EntregaDeAviso] {
         try db.rows(
@@ -391,35 +376,7 @@ enum ConsultasDeAvisos {
             SELECT canal, estado, intentos, ultimo_error FROM entrega
             WHERE aviso_id = ? ORDER BY canal
             """, aviso
-        ) {
-            EntregaDeAviso(
-                canal: $0.string(0),
-                estado: EstadoDeEntrega(rawValue: $0.string(1)) ?? .pendiente,
-                intentos: $0.int(2), ultimoError: $0.optionalString(3))
-        }
-    }
-
-    /// The columns `aviso(_:desde:)` reads, qualified with `alias` when given (in a join).
-    static func columnas(de alias: String?) -> String {
-        let p = alias.map { $0 + "." } ?? ""
-        return """
-            coalesce(\(p)partido_id, 0), \(p)identificador, \(p)titulo, \(p)cuerpo, \(p)minuto,
-            \(p)anadido, \(p)jugador, \(p)equipo, \(p)marcador_local, \(p)marcador_visitante,
-            \(p)adjunto, \(p)creado, \(p)ejecucion_id, \(p)tipo
-            """
-    }
-
-    /// Reads `columnas` (14 columns) starting at column `i`.
-    static func aviso(_ fila: some FilaSQL, desde i: Int = 0) -> (AvisoDeGol, Double) {
-        var aviso = AvisoDeGol(
-            identificador: fila.string(i + 1), titulo: fila.string(i + 2),
-            cuerpo: fila.string(i + 3), partidoId: fila.int(i),
-            minuto: MinutoDeJuego(fila.int(i + 4), anadido: fila.int(i + 5)),
-            jugador: fila.string(i + 6), equipo: fila.string(i + 7),
-            marcador: Marcador(local: fila.int(i + 8), visitante: fila.int(i + 9)),
-            adjunto: fila.optionalString(i + 10), ejecucion: fila.optionalInt(i + 12))
-        aviso.tipo = TipoDeAviso(rawValue: fila.string(i + 13)) ?? .gol
-        return (aviso, fila.double(i + 11))
+        ) { EntregaDeAviso(fila: $0) }
     }
 
     /// Inserts the notices of one minute and a delivery per active channel (plus the run's own
@@ -437,13 +394,13 @@ enum ConsultasDeAvisos {
         // goes to the channels with no filter and to those following it.
         let encuentro = try db.row(
             """
-            SELECT l.nombre, v.nombre, p.competicion FROM partido p
+            SELECT l.nombre AS local, v.nombre AS visitante, p.competicion FROM partido p
             JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id
             WHERE p.id = ?
             """, primero.partidoId
-        ) { ($0.string(0), $0.string(1), $0.optionalString(2)) }
+        ) { ($0.string("local"), $0.string("visitante"), $0.optionalString("competicion")) }
         let activos = try db.rows("SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre") {
-            $0.string(0)
+            $0.string("nombre")
         }
         let filtros = try filtros(db)
         func canales(de aviso: AvisoDeGol) -> [String] {
@@ -488,9 +445,9 @@ enum ConsultasDeAvisos {
         var filtros: [String: FiltrosDeCanal] = [:]
         try db.forEachRow("SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor") {
             fila in
-            let canal = fila.string(0)
-            let valor = fila.string(2)
-            switch fila.string(1) {
+            let canal = fila.string("canal")
+            let valor = fila.string("valor")
+            switch fila.string("clase") {
             case "equipo": filtros[canal, default: FiltrosDeCanal()].equipos.append(valor)
             case "competicion":
                 filtros[canal, default: FiltrosDeCanal()].competiciones.append(valor)

@@ -22,30 +22,11 @@ public struct CambiosSQL<Cola: ColaSQL>: Cambios {
         try queue.read { db in
             try db.rows(
                 """
-                SELECT c.id, c.clase, c.partido_id, c.ejecucion_id, c.estado, c.minuto,
-                    c.goles_local, c.goles_visitante, c.mano_local, c.mano_visitante, c.duracion,
-                    c.imagen, a.id IS NOT NULL, \(ConsultasDeAvisos.columnas(de: "a")),
-                    c.ultimo_aviso
+                SELECT \(Cambio.columnas)
                 FROM cambio c LEFT JOIN aviso a ON a.id = c.aviso_id
                 WHERE c.id > ? ORDER BY c.id LIMIT ?
                 """, id, limite
-            ) { fila in
-                var cambio = Cambio(
-                    id: fila.int(0), clase: Cambio.Clase(rawValue: fila.string(1)) ?? .partidos,
-                    partidoId: fila.optionalInt(2), imagen: fila.optionalString(11))
-                if cambio.clase == .partido, let ejecucion = fila.optionalInt(3) {
-                    cambio.instantanea = Cambio.Instantanea(
-                        ejecucion: ejecucion,
-                        estado: EjecucionGuardada.Estado(rawValue: fila.string(4)) ?? .cancelado,
-                        minuto: fila.int(5),
-                        goles: Marcador(local: fila.int(6), visitante: fila.int(7)),
-                        golesAMano: Marcador(local: fila.int(8), visitante: fila.int(9)),
-                        duracion: fila.int(10),
-                        ultimoAviso: fila.optionalString(27) ?? "ninguno")
-                }
-                if fila.bool(12) { cambio.aviso = ConsultasDeAvisos.aviso(fila, desde: 13).0 }
-                return cambio
-            }
+            ) { Cambio(fila: $0) }
         }
     }
 

@@ -76,8 +76,8 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
             // cancelled, or playing for a process that is gone.
             guard
                 let actual = try db.row(
-                    "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
-                    ejecucion.id, map: { ConsultasDeEjecuciones.ejecucion($0) }),
+                    "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
+                    ejecucion.id, map: { EjecucionGuardada(fila: $0) }),
                 try db.scalarInt(
                     "SELECT max(id) FROM ejecucion WHERE partido_id = ?", actual.partidoId)
                     == actual.id
@@ -158,7 +158,7 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
 
     static func golesAMano(_ db: some BaseSQL, _ id: Int) throws -> Marcador {
         try db.row("SELECT mano_local, mano_visitante FROM ejecucion WHERE id = ?", id) {
-            Marcador(local: $0.int(0), visitante: $0.int(1))
+            Marcador(local: $0.int("mano_local"), visitante: $0.int("mano_visitante"))
         } ?? .cero
     }
 }

@@ -20,9 +20,9 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
     public func ultima(partido: Int) throws -> EjecucionGuardada? {
         try queue.read { db in
             try db.row(
-                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id DESC LIMIT 1",
+                "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id DESC LIMIT 1",
                 partido
-            ) { ConsultasDeEjecuciones.ejecucion($0) }
+            ) { EjecucionGuardada(fila: $0) }
         }
     }
 
@@ -30,20 +30,18 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
     public func todas(partido: Int) throws -> [EjecucionGuardada] {
         try queue.read { db in
             try db.rows(
-                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id",
+                "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id",
                 partido
-            ) { ConsultasDeEjecuciones.ejecucion($0) }
+            ) { EjecucionGuardada(fila: $0) }
         }
     }
 
     public func ejecucion(id: Int) throws -> EjecucionGuardada? {
         try queue.read { db in
             try db.row(
-                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
+                "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
                 id
-            ) {
-                ConsultasDeEjecuciones.ejecucion($0)
-            }
+            ) { EjecucionGuardada(fila: $0) }
         }
     }
 
@@ -67,7 +65,12 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
                 WHERE e.estado = 'en_juego' AND e.cancelacion_pedida IS NULL
                   AND e.duracion_fija = 0
                 """
-            ) { fila in (ConsultasDeEjecuciones.candidata(fila), fila.int(4), fila.bool(5)) }
+            ) { fila in
+                (
+                    ConsultasDeEjecuciones.candidata(fila), fila.int("duracion"),
+                    fila.bool("prorroga")
+                )
+            }
             let afectadas =
                 candidatas
                 .filter { $0.1 != Duracion.segunAjuste(ajuste, conProrroga: $0.2) }
@@ -95,51 +98,15 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
                     db, ejecucion: id!, lado: lado, delta: quitar ? -1 : 1)
             else { return nil }
             return try db.row(
-                "SELECT \(ConsultasDeEjecuciones.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
+                "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
                 id!
-            ) {
-                ConsultasDeEjecuciones.ejecucion($0)
-            }
+            ) { EjecucionGuardada(fila: $0) }
         }
     }
 }
 
 /// Reading runs and asking them to stop, shared by the repositories of every store.
 enum ConsultasDeEjecuciones {
-    /// The columns `ejecucion(_:desde:)` reads (19: the last is the heartbeat's age).
-    static func columnas(_ dialecto: Dialecto) -> String {
-        """
-        e.id, e.partido_id, e.codigo, e.duracion, e.duracion_fija, e.ms_por_minuto, e.estado,
-        e.minuto, e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante,
-        e.ultimo_aviso, e.pid, e.pid_inicio, e.anfitrion, e.empezada, e.acabada,
-        \(dialecto.segundosDesde("e.latido"))
-        """
-    }
-
-    /// Reads a run from `columnas` starting at `desde`; judges whether its owner lives (the OS
-    /// on this host, the heartbeat for another).
-    static func ejecucion(_ fila: some FilaSQL, desde i: Int = 0) -> EjecucionGuardada {
-        let pid = fila.optionalInt(i + 13)
-        let propietario = pid.map {
-            Propietario(
-                anfitrion: fila.optionalString(i + 15) ?? "", pid: $0,
-                inicio: fila.optionalInt(i + 14) ?? 0)
-        }
-        let estado = EjecucionGuardada.Estado(rawValue: fila.string(i + 6)) ?? .cancelado
-        return EjecucionGuardada(
-            id: fila.int(i), partidoId: fila.int(i + 1), codigo: fila.string(i + 2),
-            duracion: fila.int(i + 3), duracionFija: fila.bool(i + 4), msPorMinuto: fila.int(i + 5),
-            estado: estado, minuto: fila.int(i + 7),
-            goles: Marcador(local: fila.int(i + 8), visitante: fila.int(i + 9)),
-            golesAMano: Marcador(local: fila.int(i + 10), visitante: fila.int(i + 11)),
-            ultimoAviso: fila.string(i + 12),
-            propietarioVivo: estado == .enJuego
-                && (propietario?.sigueVivo(
-                    latidoHace: fila.isNull(i + 18) ? nil : fila.double(i + 18),
-                    msPorMinuto: fila.int(i + 5)) ?? false),
-            pid: pid, empezada: fila.optionalString(i + 16), acabada: fila.optionalString(i + 17))
-    }
-
     /// Inside the caller's write transaction: asks every live run of `partido` (but `excepto`)
     /// whose owner is another, still living process to stop because a new run replaces it.
     /// A run whose process died is left as it is («Interrumpido»): nobody plays it.
@@ -156,13 +123,9 @@ enum ConsultasDeEjecuciones {
         return try pedir(db, .reemplazo, candidatas, propio: propio)
     }
 
+    /// A live run's id and owner (`id`, `pid`, `pid_inicio`, `anfitrion`).
     static func candidata(_ fila: some FilaSQL) -> (Int, Propietario) {
-        (
-            fila.int(0),
-            Propietario(
-                anfitrion: fila.optionalString(3) ?? "", pid: fila.optionalInt(1) ?? 0,
-                inicio: fila.optionalInt(2) ?? 0)
-        )
+        (fila.int("id"), Propietario(fila: fila) ?? Propietario(pid: 0, inicio: 0))
     }
 
     static func pedir(

@@ -82,11 +82,11 @@ public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
                 "SELECT ft_local, ft_visitante, et_local, et_visitante, prorroga FROM partido WHERE id = ?",
                 partido
             ) { fila -> Marcador? in
-                if fila.bool(4), !fila.isNull(2) {
-                    return Marcador(local: fila.int(2), visitante: fila.int(3))
+                if fila.bool("prorroga"), let local = fila.optionalInt("et_local") {
+                    return Marcador(local: local, visitante: fila.int("et_visitante"))
                 }
-                if fila.isNull(0) { return nil }
-                return Marcador(local: fila.int(0), visitante: fila.int(1))
+                guard let local = fila.optionalInt("ft_local") else { return nil }
+                return Marcador(local: local, visitante: fila.int("ft_visitante"))
             } ?? nil
         }
     }

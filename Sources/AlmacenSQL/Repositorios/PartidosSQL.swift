@@ -11,13 +11,14 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
         try queue.read { db in
             let cabeceras = try db.rows(
                 """
-                SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga
+                SELECT \(Partido.columnasDeCabecera)
                 FROM partido p
                 JOIN equipo l ON l.id = p.local_id
                 JOIN equipo v ON v.id = p.visitante_id
                 WHERE CAST(?1 AS TEXT) IS NULL OR p.competicion = ?1
                 ORDER BY p.id
-                """, competicion, map: Self.cabecera)
+                """, competicion
+            ) { Partido(cabecera: $0) }
             let eventos = try Self.eventos(db, partidoId: nil)
             return cabeceras.map { partido in
                 var partido = partido
@@ -32,26 +33,16 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
             guard
                 var partido = try db.row(
                     """
-                    SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga
+                    SELECT \(Partido.columnasDeCabecera)
                     FROM partido p
                     JOIN equipo l ON l.id = p.local_id
                     JOIN equipo v ON v.id = p.visitante_id
                     WHERE p.id = ?
-                    """, id, map: Self.cabecera)
+                    """, id, map: { Partido(cabecera: $0) })
             else { return nil }
             partido.eventos = try Self.eventos(db, partidoId: id)[id] ?? []
             return partido
         }
-    }
-
-    private static func cabecera(_ fila: some FilaSQL) -> Partido {
-        Partido(
-            id: fila.int(0),
-            local: Equipo(fila.string(1)),
-            visitante: Equipo(fila.string(2)),
-            eventos: [],
-            competicion: fila.optionalString(3),
-            tieneProrroga: fila.bool(4))
     }
 
     /// Scripts grouped by match, in script order (`orden`); one query whatever the match count.
@@ -63,8 +54,7 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
         var porPartido: [Int: [EventoDePartido]] = [:]
         let filas = try db.rows(
             """
-            SELECT e.partido_id, e.minuto, e.anadido, j.nombre, eq.nombre, e.lado,
-                   e.penalti, e.en_propia_puerta, e.adjunto
+            SELECT \(Gol.columnas)
             FROM evento e
             JOIN jugador j ON j.id = e.jugador_id
             JOIN equipo eq ON eq.id = j.equipo_id
@@ -73,16 +63,7 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
                 OR e.partido_id IN (SELECT id FROM partido WHERE competicion = ?2))
             ORDER BY e.partido_id, e.orden
             """, partidoId, competicion
-        ) { fila in
-            let gol = Gol(
-                minuto: MinutoDeJuego(fila.int(1), anadido: fila.int(2)),
-                jugador: Jugador(fila.string(3), de: Equipo(fila.string(4))),
-                lado: Lado(rawValue: fila.string(5)) ?? .local,
-                penalti: fila.bool(6),
-                enPropiaPuerta: fila.bool(7),
-                adjunto: fila.optionalString(8))
-            return (fila.int(0), EventoDePartido.gol(gol))
-        }
+        ) { fila in (fila.int("partido_id"), EventoDePartido.gol(Gol(fila: fila))) }
         for (id, evento) in filas { porPartido[id, default: []].append(evento) }
         return porPartido
     }
@@ -130,7 +111,9 @@ enum ClaveDeAjuste {
     static let lineasDeRegistro = "registro_lineas"
 
     static func ajustes(_ db: some BaseSQL) throws -> Ajustes {
-        let pares = try db.rows("SELECT clave, valor FROM ajuste") { ($0.string(0), $0.string(1)) }
+        let pares = try db.rows("SELECT clave, valor FROM ajuste") {
+            ($0.string("clave"), $0.string("valor"))
+        }
         let valores = Dictionary(pares, uniquingKeysWith: { _, ultimo in ultimo })
         var ajustes = Ajustes()
         if let valor = valores[duracion].flatMap(Int.init) { ajustes.duracion = valor }
@@ -166,31 +149,11 @@ extension PartidosSQL {
     ) throws {
         let duracionPorDefecto = try ajustes().duracion
         try queue.read { db in
+            var lector: LectorDeResumenes?
             func leer(_ fila: Cola.Base.Fila) throws {
-                let prorroga = fila.bool(4)
-                var resumen = ResumenDePartido(
-                    id: fila.int(0), local: fila.string(1), visitante: fila.string(2),
-                    competicion: fila.optionalString(3), fecha: fila.optionalString(5),
-                    estado: .sinEmpezar, minuto: 0, goles: .cero, golesAMano: .cero,
-                    duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: prorroga))
-                if !fila.isNull(6) {
-                    let estado = EjecucionGuardada.Estado(rawValue: fila.string(6)) ?? .cancelado
-                    let vivo =
-                        estado == .enJuego && !fila.isNull(13)
-                        && Propietario(
-                            anfitrion: fila.optionalString(15) ?? "", pid: fila.int(13),
-                            inicio: fila.optionalInt(14) ?? 0
-                        ).sigueVivo(
-                            latidoHace: fila.isNull(16) ? nil : fila.double(16),
-                            msPorMinuto: fila.int(17))
-                    resumen.minuto = fila.int(7)
-                    resumen.estado = EjecucionGuardada.estadoDelPartido(
-                        estado, minuto: resumen.minuto, propietarioVivo: vivo)
-                    resumen.goles = Marcador(local: fila.int(8), visitante: fila.int(9))
-                    resumen.golesAMano = Marcador(local: fila.int(10), visitante: fila.int(11))
-                    if estado != .sinEmpezar { resumen.duracion = fila.int(12) }
-                }
-                try visitar(resumen)
+                let columnas = lector ?? LectorDeResumenes(fila)
+                lector = columnas
+                try visitar(columnas.leer(fila, duracionPorDefecto: duracionPorDefecto))
             }
             if let competicion {
                 try db.forEachRow(
@@ -203,9 +166,7 @@ extension PartidosSQL {
 
     private static func seleccionDeResumenes(_ dialecto: Dialecto) -> String {
         """
-        SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, p.fecha, e.estado, e.minuto,
-            e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante, e.duracion, e.pid,
-            e.pid_inicio, e.anfitrion, \(dialecto.segundosDesde("e.latido")), e.ms_por_minuto
+        SELECT \(LectorDeResumenes.columnas(dialecto))
         FROM partido p
         JOIN equipo l ON l.id = p.local_id
         JOIN equipo v ON v.id = p.visitante_id
@@ -230,7 +191,8 @@ extension PartidosSQL {
             var fichas = try db.rows(
                 """
                 \(Self.consultaDeFichas) WHERE CAST(?1 AS TEXT) IS NULL OR p.competicion = ?1 ORDER BY p.id
-                """, competicion, map: Self.ficha)
+                """, competicion
+            ) { FichaDePartido(fila: $0) }
             if conEventos {
                 let eventos = try Self.eventos(db, partidoId: nil, competicion: competicion)
                 for i in fichas.indices {
@@ -245,7 +207,8 @@ extension PartidosSQL {
         try queue.read { db in
             guard
                 var ficha = try db.row(
-                    "\(Self.consultaDeFichas) WHERE p.id = ?", id, map: Self.ficha)
+                    "\(Self.consultaDeFichas) WHERE p.id = ?", id,
+                    map: { FichaDePartido(fila: $0) })
             else { return nil }
             ficha.partido.eventos = try Self.eventos(db, partidoId: id)[id] ?? []
             return ficha
@@ -256,58 +219,34 @@ extension PartidosSQL {
         try queue.read { db in
             try db.rows(
                 """
-                SELECT p.competicion, count(*), sum(p.con_guion),
+                SELECT p.competicion, count(*) AS partidos, sum(p.con_guion) AS con_goles,
                     sum(CASE WHEN EXISTS (SELECT 1 FROM ejecucion e
-                        WHERE e.partido_id = p.id AND e.estado = 'terminado') THEN 1 ELSE 0 END),
+                        WHERE e.partido_id = p.id AND e.estado = 'terminado') THEN 1 ELSE 0 END)
+                        AS jugados,
                     (SELECT count(*) FROM evento v JOIN partido q ON q.id = v.partido_id
                      WHERE q.competicion = p.competicion
-                        OR (q.competicion IS NULL AND p.competicion IS NULL))
+                        OR (q.competicion IS NULL AND p.competicion IS NULL)) AS goles
                 FROM partido p GROUP BY p.competicion ORDER BY p.competicion IS NULL, p.competicion
                 """
-            ) {
-                ResumenDeCompeticion(
-                    nombre: $0.optionalString(0), partidos: $0.int(1), conGoles: $0.int(2),
-                    jugados: $0.int(3), goles: $0.int(4))
-            }
+            ) { ResumenDeCompeticion(fila: $0) }
         }
     }
 
     public func equipos() throws -> [String] {
         try queue.read { db in
-            try db.rows("SELECT nombre FROM equipo ORDER BY nombre") { $0.string(0) }
+            try db.rows("SELECT nombre FROM equipo ORDER BY nombre") { $0.string("nombre") }
         }
     }
 
     /// A match with its metadata, official result and how its latest finished run ended.
     private static var consultaDeFichas: String {
         """
-        SELECT p.id, l.nombre, v.nombre, p.competicion, p.prorroga, p.ronda, p.fecha, p.hora,
-            p.grupo, p.estadio, p.ft_local, p.ft_visitante, p.et_local, p.et_visitante,
-            p.penaltis_local, p.penaltis_visitante, p.con_guion, t.goles_local + t.mano_local,
-            t.goles_visitante + t.mano_visitante
+        SELECT \(FichaDePartido.columnas)
         FROM partido p
         JOIN equipo l ON l.id = p.local_id
         JOIN equipo v ON v.id = p.visitante_id
         LEFT JOIN ejecucion t ON t.id = (
             SELECT max(id) FROM ejecucion WHERE partido_id = p.id AND estado = 'terminado')
         """
-    }
-
-    private static func ficha(_ fila: some FilaSQL) -> FichaDePartido {
-        func marcador(_ i: Int) -> Marcador? {
-            fila.isNull(i) ? nil : Marcador(local: fila.int(i), visitante: fila.int(i + 1))
-        }
-        let oficial = ResultadoOficial(
-            final: marcador(10), prorroga: marcador(12), penaltis: marcador(14))
-        return FichaDePartido(
-            partido: Partido(
-                id: fila.int(0), local: Equipo(fila.string(1)), visitante: Equipo(fila.string(2)),
-                eventos: [], competicion: fila.optionalString(3), tieneProrroga: fila.bool(4)),
-            ronda: fila.optionalString(5), fecha: fila.optionalString(6),
-            hora: fila.optionalString(7),
-            grupo: fila.optionalString(8), estadio: fila.optionalString(9),
-            oficial: oficial.final == nil && oficial.prorroga == nil && oficial.penaltis == nil
-                ? nil : oficial,
-            conGuion: fila.bool(16), ultimoJugado: marcador(17))
     }
 }

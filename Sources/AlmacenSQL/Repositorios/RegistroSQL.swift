@@ -60,11 +60,7 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
                     ORDER BY id DESC LIMIT ?2
                 ) AS ultimas ORDER BY id
                 """, partido, limite ?? Int.max
-            ) { fila in
-                LineaDeRegistro(
-                    id: fila.int(0), momento: fila.string(1), partidoId: fila.optionalInt(2),
-                    linea: fila.string(3))
-            }
+            ) { LineaDeRegistro(fila: $0) }
         }
     }
 }

@@ -1,0 +1,62 @@
+import Torneo
+
+extension AvisoDeGol {
+    /// The columns `init(fila:prefijo:)` reads from `aviso` (qualified with `alias`, named
+    /// `prefijo` + column so a join can read them beside another table's).
+    static func columnas(de alias: String? = nil, prefijo: String = "") -> String {
+        let p = alias.map { $0 + "." } ?? ""
+        return [
+            "partido_id", "identificador", "titulo", "cuerpo", "minuto", "anadido", "jugador",
+            "equipo", "marcador_local", "marcador_visitante", "adjunto", "creado", "ejecucion_id",
+            "tipo", "id",
+        ].map { "\(p)\($0) AS \(prefijo)\($0)" }.joined(separator: ", ")
+    }
+
+    /// A notice as `columnas` reads it, with when it was enqueued (unix seconds).
+    static func leer(_ fila: some FilaSQL, prefijo p: String = "") -> (
+        aviso: AvisoDeGol, id: Int, creado: Double
+    ) {
+        let tipo = TipoDeAviso(almacenado: fila.string(p + "tipo"))
+        var aviso = AvisoDeGol(
+            identificador: fila.string(p + "identificador"), titulo: fila.string(p + "titulo"),
+            cuerpo: fila.string(p + "cuerpo"),
+            // A test notice belongs to no match.
+            partidoId: fila.optionalInt(p + "partido_id") ?? 0,
+            minuto: MinutoDeJuego(fila.int(p + "minuto"), anadido: fila.int(p + "anadido")),
+            jugador: fila.string(p + "jugador"), equipo: fila.string(p + "equipo"),
+            marcador: Marcador(
+                local: fila.int(p + "marcador_local"),
+                visitante: fila.int(p + "marcador_visitante")),
+            adjunto: fila.optionalString(p + "adjunto"),
+            ejecucion: fila.optionalInt(p + "ejecucion_id"))
+        aviso.tipo = tipo
+        return (aviso, fila.int(p + "id"), fila.double(p + "creado"))
+    }
+}
+
+extension TipoDeAviso {
+    init(almacenado texto: String) {
+        guard let tipo = Self(rawValue: texto) else {
+            preconditionFailure("a notice of the unknown type «\(texto)»")
+        }
+        self = tipo
+    }
+}
+
+extension EntregaDeAviso {
+    /// One row of `entrega` (`canal`, `estado`, `intentos`, `ultimo_error`).
+    init(fila: some FilaSQL) {
+        self.init(
+            canal: fila.string("canal"), estado: EstadoDeEntrega(almacenado: fila.string("estado")),
+            intentos: fila.int("intentos"), ultimoError: fila.optionalString("ultimo_error"))
+    }
+}
+
+extension EstadoDeEntrega {
+    init(almacenado texto: String) {
+        guard let estado = Self(rawValue: texto) else {
+            preconditionFailure("a delivery in the unknown state «\(texto)»")
+        }
+        self = estado
+    }
+}
