@@ -24,7 +24,7 @@ public final class ColaPG: ColaSQL {
         conexion = Mutex(try ConexionPG(url: url))
     }
 
-    public func read<T: Sendable>(_ body: (ConexionPG) throws -> T) throws -> T {
+    public func read<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws -> T {
         try conexion.withLock { conexion in
             do {
                 return try body(conexion)
@@ -35,11 +35,13 @@ public final class ColaPG: ColaSQL {
         }
     }
 
-    public func write<T: Sendable>(_ body: (ConexionPG) throws -> T) throws -> T {
+    public func write<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws -> T {
         try transaccion(ordenada: true, body)
     }
 
-    public func writeConcurrente<T: Sendable>(_ body: (ConexionPG) throws -> T) throws -> T {
+    public func writeConcurrente<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws
+        -> T
+    {
         try transaccion(ordenada: false, body)
     }
 
@@ -50,7 +52,9 @@ public final class ColaPG: ColaSQL {
         OyentePG(url: url, canal: canal.rawValue, alLlegar: alLlegar)
     }
 
-    private func transaccion<T: Sendable>(ordenada: Bool, _ body: (ConexionPG) throws -> T)
+    private func transaccion<T: Sendable>(
+        ordenada: Bool, _ body: (borrowing ConexionPG) throws -> T
+    )
         throws -> T
     {
         try conexion.withLock { conexion in

@@ -191,6 +191,40 @@ public final class Database: BaseSQL {
         }
     }
 
+    /// How a transaction takes SQLite's locks.
+    /// See https://www.sqlite.org/lang_transaction.html
+    public enum Modo: String, Sendable {
+        /// Reads only: its queries see one snapshot (in WAL mode, without blocking writers).
+        case deferred = "BEGIN DEFERRED"
+        /// Takes the write lock up front.
+        case immediate = "BEGIN IMMEDIATE"
+    }
+
+    /// Opens a transaction that `finish` ends: the queue's half of `transaction`, split in two
+    /// so that the caller's closure runs between them without being handed to this type.
+    func begin(_ modo: Modo) throws(SQLiteError) {
+        precondition(transactionDepth == 0, "a queue's transaction never nests")
+        try execute(modo.rawValue)
+        transactionDepth = 1
+    }
+
+    /// Commits the transaction `begin` opened; if the commit fails, rolls back.
+    func commit() throws(SQLiteError) {
+        defer { transactionDepth = 0 }
+        do {
+            try execute("COMMIT")
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// Rolls back the transaction `begin` opened (if SQLite has not already).
+    func rollback() {
+        transactionDepth = 0
+        if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+    }
+
     /// `PRAGMA data_version`: changes whenever another connection commits, so a reader can tell
     /// cheaply whether it must look again. See https://www.sqlite.org/pragma.html#pragma_data_version
     public func dataVersion() throws(SQLiteError) -> Int {

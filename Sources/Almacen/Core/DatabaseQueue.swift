@@ -1,34 +1,54 @@
 import AlmacenSQL
 import Synchronization
 
-/// The one connection a process uses, serialized behind a lock so any task may use it.
+/// The one connection a process uses, held by a mutex so any thread may use it, one at a time.
 ///
-/// A CLI process does little concurrent database work; one connection with a lock is simpler
-/// than a pool and keeps the prepared-statement cache warm.
-///
-/// `@unchecked Sendable` proof: `database` is private and only touched inside `lock.withLock`,
-/// so at most one thread uses the connection at a time, and the closures given to `read` and
-/// `write` are not escaping, so no reference to it outlives the lock. SQLite allows a
-/// connection opened in multi-thread mode (`SQLITE_OPEN_NOMUTEX`) to move between threads as
-/// long as no two use it at once (https://www.sqlite.org/threadsafe.html).
-public final class DatabaseQueue: ColaSQL, @unchecked Sendable {
-    private let lock = Mutex(())
-    private let database: Database
+/// A CLI process does little concurrent database work; one connection behind a lock is simpler
+/// than a pool and keeps the prepared-statement cache warm. The connection lives inside the
+/// `Mutex` (GRDB's `DatabaseQueue` shape): nothing outside can reach it but through `read` and
+/// `write`, whose closures do not escape, so it is `Sendable` without any unchecked promise.
+/// SQLite allows a connection opened in multi-thread mode (`SQLITE_OPEN_NOMUTEX`) to move
+/// between threads as long as no two use it at once (https://www.sqlite.org/threadsafe.html).
+public final class DatabaseQueue: ColaSQL {
+    private let database: Mutex<Database>
     public let path: String
 
     /// Wraps an open connection; the queue owns it from now on.
-    public init(_ database: Database) {
-        self.database = database
+    public init(_ database: sending Database) {
         path = database.path
+        self.database = Mutex(database)
     }
 
-    /// Runs `body` with exclusive use of the connection, outside any transaction.
-    public func read<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock { _ in try body(database) }
+    /// Runs `body` with exclusive use of the connection, in one read transaction: every query
+    /// it makes sees the same snapshot, whatever other processes commit meanwhile.
+    public func read<T: Sendable>(_ body: (borrowing Database) throws -> T) throws -> T {
+        try database.withLock { (database: inout sending Database) in
+            try database.begin(.deferred)
+            let resultado: T
+            do {
+                resultado = try body(database)
+            } catch {
+                database.rollback()
+                throw error
+            }
+            try database.commit()
+            return resultado
+        }
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction, rolled back if it throws.
-    public func write<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
-        try lock.withLock { _ in try database.transaction { try body(database) } }
+    public func write<T: Sendable>(_ body: (borrowing Database) throws -> T) throws -> T {
+        try database.withLock { (database: inout sending Database) in
+            try database.begin(.immediate)
+            let resultado: T
+            do {
+                resultado = try body(database)
+            } catch {
+                database.rollback()
+                throw error
+            }
+            try database.commit()
+            return resultado
+        }
     }
 }

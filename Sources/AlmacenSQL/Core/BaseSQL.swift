@@ -117,17 +117,17 @@ extension FilaSQL {
 public protocol ColaSQL: Sendable {
     associatedtype Base: BaseSQL
 
-    func read<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+    func read<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T
 
     /// Runs `body` in a transaction, rolled back if it throws. On SQLite every write holds the
     /// database's one write lock; on PostgreSQL a write that appends to the change log takes
     /// its advisory lock too (`Dialecto.ordenarCambios`), so change ids follow commit order.
-    func write<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+    func write<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T
 
     /// A write that touches only rows it locks itself (the outbox's claims and outcomes): on
     /// PostgreSQL it does not wait for other writers, so dispatchers on several machines work
     /// side by side; on SQLite it is `write`.
-    func writeConcurrente<T: Sendable>(_ body: (Base) throws -> T) throws -> T
+    func writeConcurrente<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T
 
     /// Calls `alLlegar` with each notification of `canal` until the returned value is stopped;
     /// `nil` where the store has no notifications (SQLite: its readers poll).
@@ -136,7 +136,7 @@ public protocol ColaSQL: Sendable {
 }
 
 extension ColaSQL {
-    public func writeConcurrente<T: Sendable>(_ body: (Base) throws -> T) throws -> T {
+    public func writeConcurrente<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T {
         try write(body)
     }
 
