@@ -101,7 +101,9 @@ let package = Package(
             dependencies: [
                 "Almacen", "AlmacenPostgreSQL", "Motor", "Torneo", "Sistema", "ApoyoDePruebas",
             ]),
-        .testTarget(name: "MotorTests", dependencies: ["Motor", "Almacen", "Torneo"]),
+        .testTarget(
+            name: "MotorTests",
+            dependencies: ["Motor", "Almacen", "AlmacenSQL", "Persistencia", "Torneo"]),
         // Test support shared by the suites: a real HTTP server on 127.0.0.1.
         .target(name: "ApoyoDePruebas", dependencies: ["Sistema"], path: "Tests/ApoyoDePruebas"),
         .testTarget(

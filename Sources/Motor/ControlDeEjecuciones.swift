@@ -40,6 +40,9 @@ public final class ControlDeEjecuciones {
         case cancelado(enElMinuto: Int)
         /// Another `jugar` of the same match took over.
         case reemplazado(enElMinuto: Int)
+        /// Another process took this run over (its heartbeat looked stale): this one stopped
+        /// without writing anything more.
+        case perdido(enElMinuto: Int)
     }
 
     /// Why `--reanudar` cannot go on with a match.
@@ -143,10 +146,16 @@ public final class ControlDeEjecuciones {
                 throw FalloDeReanudacion.tomadaPorOtro
             }
             tareaActual = nil
-            guard case .cancelado(let minuto) = fin else {
+            let minuto: Int
+            switch fin {
+            case .terminado(let final):
                 cronicaActual = nil
-                if case .terminado(let minuto) = fin { return .terminado(enElMinuto: minuto) }
-                return .terminado(enElMinuto: modelo.minuto)
+                return .terminado(enElMinuto: final)
+            case .perdido(let final):
+                cronicaActual = nil
+                return .perdido(enElMinuto: final)
+            case .cancelado(let final):
+                minuto = final
             }
             if Task.isCancelled {
                 cronicaActual = nil

@@ -167,16 +167,16 @@ public final class PartidoEnVivo {
             let mano: Marcador
             if let cronica {
                 let previo = ultimoAviso
-                guard
-                    let guardada = try cronica.registrar(
-                        minuto: nuevo, goles: goles, avisos: delMinuto,
-                        ultimoAviso: { mano in
-                            nuevo % 15 == 0 ? "minuto \(nuevo) con \(goles + mano)" : previo
-                        })
-                else {
-                    return try cancelar()
+                switch try cronica.registrar(
+                    minuto: nuevo, goles: goles, avisos: delMinuto,
+                    ultimoAviso: { mano in
+                        nuevo % 15 == 0 ? "minuto \(nuevo) con \(goles + mano)" : previo
+                    })
+                {
+                case .hecha(let guardada): mano = guardada
+                case .parada: return try cancelar()
+                case .perdida: return perder()
                 }
-                mano = guardada
             } else {
                 mano = golesAMano
             }
@@ -187,10 +187,14 @@ public final class PartidoEnVivo {
             for aviso in delMinuto { alCambiar?(.gol(aviso)) }
             alCambiar?(.minuto)
         }
-        if let cronica, try !cronica.terminar(minuto: minuto) {
+        if let cronica {
+            switch try cronica.terminar(minuto: minuto) {
+            case .hecha: break
             // Asked to stop after the last minute was written: a replaced run never ends as
             // finished next to the run that replaced it.
-            return try cancelar()
+            case .parada: return try cancelar()
+            case .perdida: return perder()
+            }
         }
         corriendo = false
         registro?.anotar(
@@ -208,6 +212,18 @@ public final class PartidoEnVivo {
         try cronica?.cancelar(minuto: minuto)
         alCambiar?(.fin(.cancelado(enElMinuto: minuto)))
         return .cancelado(enElMinuto: minuto)
+    }
+
+    /// The run is another process's now (it took it over while this one was paused past its
+    /// heartbeat): nothing more is written, not even the end, and the log says why.
+    private func perder() -> FinDelPartido {
+        registro?.anotar(
+            "partido DETENIDO en el minuto \(minuto) (\(identificador)): otro proceso juega "
+                + "ahora esta ejecución", partido: partido.id)
+        corriendo = false
+        cancelado = true
+        alCambiar?(.fin(.perdido(enElMinuto: minuto)))
+        return .perdido(enElMinuto: minuto)
     }
 
     /// Five hex digits, like the lesson's `fd045`: short enough to read, enough to tell runs apart.

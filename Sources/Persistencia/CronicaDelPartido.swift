@@ -4,7 +4,9 @@ import Torneo
 ///
 /// Each call is one transaction of the store, so a crash leaves the run at the last whole
 /// minute: the minute, the score and the notices of that minute are committed together or not
-/// at all.
+/// at all. Every write is fenced (DESIGN §13): it happens only while this chronicle still owns
+/// the run, so a process that lost it (stopped, or taken over after a stale heartbeat) writes
+/// nothing more and learns why from the answer.
 public protocol CronicaDelPartido: Sendable {
     /// The stored run being written, once `empezar` or `reanudar` chose it.
     var ejecucion: Int? { get }
@@ -22,23 +24,35 @@ public protocol CronicaDelPartido: Sendable {
     @discardableResult
     func reanudar(_ ejecucion: EjecucionGuardada) throws -> [EjecucionAjena]
 
-    /// Commits minute `minuto`: the scripted score, the goal notices of the minute and the last
-    /// notice, which `ultimoAviso` builds from the manual goals read in the same transaction
-    /// (another process may have added one since the previous minute).
-    /// - Returns: the manual goals now stored, or `nil` when someone asked this run to stop, in
-    ///   which case nothing was written.
+    /// Commits minute `minuto`: the scripted score, the heartbeat, the goal notices of the
+    /// minute and the last notice, which `ultimoAviso` builds from the manual goals read in the
+    /// same transaction (another process may have added one since the previous minute).
+    /// - Returns: `.hecha` with the manual goals now stored; otherwise nothing was written.
     func registrar(
         minuto: Int, goles: Marcador, avisos: [AvisoDeGol], ultimoAviso: (Marcador) -> String
-    ) throws -> Marcador?
+    ) throws -> Escritura
 
     /// Adds a manual goal to this run; returns the manual goals now stored.
     func golAMano(_ lado: Lado) throws -> Marcador
 
-    /// Ends the run as finished, unless a stop request arrived first.
-    /// - Returns: `false` when it was asked to stop (the caller cancels instead).
-    func terminar(minuto: Int) throws -> Bool
+    /// Ends the run as finished, unless a stop request arrived first (the caller then cancels)
+    /// or the run is no longer this chronicle's.
+    func terminar(minuto: Int) throws -> Escritura
 
+    /// Ends the run as cancelled, if it is still this chronicle's.
     func cancelar(minuto: Int) throws
+}
+
+/// What a fenced write of a run found.
+public enum Escritura: Sendable, Hashable {
+    /// Written, by the run's owner; the manual goals now stored.
+    case hecha(golesAMano: Marcador)
+    /// Someone asked the run to stop (a new start, a duration change): nothing was written,
+    /// and the owner cancels it.
+    case parada
+    /// The run is no longer this process's (another took it over after its heartbeat went
+    /// stale, or it ended): nothing was written, and nothing more may be.
+    case perdida
 }
 
 /// Why a run cannot be started or resumed.

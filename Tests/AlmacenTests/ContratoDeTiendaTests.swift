@@ -25,6 +25,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
     case importacion
     case registro
     case reanudarTrasUnaMuerte
+    case quienPierdeLaEjecucionNoEscribeMas
 
     var testDescription: String { rawValue }
 
@@ -47,6 +48,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         case .importacion: try importacion(tienda)
         case .registro: try registro(tienda)
         case .reanudarTrasUnaMuerte: try await reanudarTrasUnaMuerte(tienda)
+        case .quienPierdeLaEjecucionNoEscribeMas: try quienPierdeLaEjecucionNoEscribeMas(tienda)
         }
     }
 
@@ -141,7 +143,8 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         try primera.empezar(partido: partido, duracion: 90, msPorMinuto: 0, codigo: "aaaaa")
         #expect(
             try primera.registrar(
-                minuto: 1, goles: .cero, avisos: [], ultimoAviso: { _ in "ninguno" }) != nil)
+                minuto: 1, goles: .cero, avisos: [], ultimoAviso: { _ in "ninguno" })
+                == .hecha(golesAMano: .cero))
         let segunda = tienda.ejecuciones.cronica(
             partido: 2, duracionFija: true, canalesPropios: [], propietario: .actual)
         let detenidas = try segunda.empezar(
@@ -152,10 +155,10 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         // The replaced run writes nothing more and cannot finish.
         #expect(
             try primera.registrar(minuto: 2, goles: .cero, avisos: [], ultimoAviso: { _ in "" })
-                == nil)
-        #expect(try !primera.terminar(minuto: 2))
+                == .parada)
+        #expect(try primera.terminar(minuto: 2) == .parada)
         try primera.cancelar(minuto: 1)
-        #expect(try segunda.terminar(minuto: 0))
+        #expect(try segunda.terminar(minuto: 0) == .hecha(golesAMano: .cero))
         #expect(try tienda.ejecuciones.ultima(partido: 2)?.id == segunda.ejecucion)
         // Changing the duration asks the live runs that follow it to stop.
         let tercera = tienda.ejecuciones.cronica(
@@ -432,6 +435,50 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
             ControlDeEjecuciones.Peticion(partido: partido, msPorMinuto: 0, reanudar: guardada))
         #expect(desenlace == .terminado(enElMinuto: 90))
         #expect(try tienda.ejecuciones.ultima(partido: 1)?.id == interrumpida.id)
+    }
+}
+
+extension ContratoDeTienda {
+    /// Fenced ownership (DESIGN §13): once another process took a run over (its owner looked
+    /// gone), every write of the former owner finds the run lost and changes nothing — not the
+    /// minute, not the heartbeat, not the end — while the new owner goes on.
+    func quienPierdeLaEjecucionNoEscribeMas(_ tienda: any Tienda) throws {
+        let partido = try #require(try tienda.partidos.partido(id: 1))
+        // Looks dead to this host (no such pid): as a process paused past its heartbeat looks
+        // to another host.
+        let dormido = Propietario(anfitrion: Propietario.actual.anfitrion, pid: 999_998, inicio: 1)
+        let antigua = tienda.ejecuciones.cronica(
+            partido: 1, duracionFija: true, canalesPropios: [], propietario: dormido)
+        try antigua.empezar(partido: partido, duracion: 90, msPorMinuto: 0, codigo: "eeeee")
+        #expect(
+            try antigua.registrar(minuto: 7, goles: .cero, avisos: [], ultimoAviso: { _ in "" })
+                == .hecha(golesAMano: .cero))
+        let guardada = try #require(try tienda.ejecuciones.ultima(partido: 1))
+        #expect(guardada.estadoDelPartido == .interrumpido(enElMinuto: 7))
+        let nueva = tienda.ejecuciones.cronica(
+            partido: 1, duracionFija: true, canalesPropios: [], propietario: .actual)
+        try nueva.reanudar(guardada)
+        let gol = AvisoDeGol(
+            gol: Gol(
+                minuto: MinutoDeJuego(8), jugador: Jugador("Ana", de: partido.local),
+                lado: .local),
+            en: partido, marcador: Marcador(local: 1, visitante: 0))
+        #expect(
+            try antigua.registrar(
+                minuto: 8, goles: Marcador(local: 1, visitante: 0), avisos: [gol],
+                ultimoAviso: { _ in "" }) == .perdida)
+        #expect(try antigua.terminar(minuto: 90) == .perdida)
+        try antigua.cancelar(minuto: 8)
+        let despues = try #require(try tienda.ejecuciones.ultima(partido: 1))
+        #expect(despues.estadoDelPartido == .enJuego)
+        #expect(despues.minuto == 7)
+        #expect(despues.goles == .cero)
+        #expect(try tienda.buzon.ultimos(limite: 10).isEmpty, "the lost owner's goal is not queued")
+        #expect(
+            try nueva.registrar(minuto: 8, goles: .cero, avisos: [], ultimoAviso: { _ in "" })
+                == .hecha(golesAMano: .cero))
+        #expect(try nueva.terminar(minuto: 90) == .hecha(golesAMano: .cero))
+        #expect(try tienda.ejecuciones.ultima(partido: 1)?.estado == .terminado)
     }
 }
 

@@ -267,7 +267,7 @@ struct PostgreSQLE2ETests {
         }
         #expect(
             try await consultar(escenario, "SELECT version FROM marcador_esquema") { $0.int(0) }
-                == [9])
+                == [MigradorPG.incrustadas.last?.version])
         #expect(try await consultar(escenario, "SELECT count(*) FROM partido") { $0.int(0) } == [3])
         let mano = try await consultar(escenario, "SELECT sum(mano_local) FROM ejecucion") {
             $0.int(0)

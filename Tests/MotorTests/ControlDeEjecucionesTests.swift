@@ -1,5 +1,6 @@
 import Almacen
 import Foundation
+import Persistencia
 import Synchronization
 import Testing
 import Torneo
@@ -21,13 +22,15 @@ struct ControlDeEjecucionesTests {
 
     func control(
         _ queue: DatabaseQueue, propietario: Propietario = .actual,
+        registro: (any Registro)? = nil,
         despertar: @escaping @Sendable (EjecucionAjena) -> Void = { _ in }
     ) -> ControlDeEjecuciones {
         let repositorio = PartidosSQLite(queue)
         return ControlDeEjecuciones(
             ejecuciones: EjecucionesSQLite(queue),
             duracionAjustada: { try repositorio.ajustes().duracion },
-            propietario: propietario, reloj: Reloj(reloj), despertar: despertar)
+            propietario: propietario, reloj: Reloj(reloj), registro: registro,
+            despertar: despertar)
     }
 
     func estados(_ queue: DatabaseQueue) throws -> [String] {
@@ -126,7 +129,43 @@ struct ControlDeEjecucionesTests {
         #expect(try EjecucionesSQLite(queue).cancelacionPedida(ejecucion: id) == .duracion)
         #expect(
             try cronica.registrar(minuto: 1, goles: .cero, avisos: [], ultimoAviso: { _ in "" })
-                == nil)
+                == .parada)
+    }
+
+    /// A run taken over by another process while its owner was paused past its heartbeat:
+    /// the owner's next minute finds it lost, writes nothing (no minute, no goal, no end) and
+    /// stops within that tick, saying why in the log.
+    @Test func quienPierdeLaEjecucionSeDetieneSinEscribir() async throws {
+        let queue = try abrir()
+        let partido = try #require(try PartidosSQLite(queue).partido(id: 1))
+        let registro = RegistroEspia()
+        // Gone as far as this host can tell, like a paused process seen from another host.
+        let dormido = Propietario(pid: 999_997, inicio: 1)
+        let antiguo = control(queue, propietario: dormido, registro: registro)
+        var minutos = 0
+        antiguo.alCambiar = { _, cambio in if case .minuto = cambio { minutos += 1 } }
+        let tarea = Task { try await antiguo.jugar(.init(partido: partido, msPorMinuto: 10)) }
+        await esperarHasta { antiguo.ejecucionActual != nil }
+        for minuto in 1...9 {
+            reloj.avanzar(.milliseconds(10))
+            await esperarHasta { minutos == minuto }
+        }
+        let guardada = try control(queue).reanudable(partido: 1)
+        #expect(guardada.minuto == 9)
+        let nueva = CronicaSQLite(queue, partidoId: 1, duracionFija: false)
+        try nueva.reanudar(guardada)
+        // Minute 10 holds Ana's and Iván's goals: the former owner must not write them.
+        reloj.avanzar(.milliseconds(10))
+        #expect(try await tarea.value == .perdido(enElMinuto: 9))
+        let ahora = try #require(try EjecucionesSQLite(queue).ultima(partido: 1))
+        #expect(ahora.estado == .enJuego)
+        #expect(ahora.minuto == 9)
+        #expect(ahora.goles == .cero)
+        #expect(try BuzonSQLite(queue).ultimos(limite: 10).isEmpty)
+        #expect(
+            registro.lineas.last
+                == "partido DETENIDO en el minuto 9 (\(guardada.codigo)): otro proceso juega ahora esta ejecución"
+        )
     }
 
     /// Cancelling the caller's task (Ctrl-C) ends the run as cancelled, never relaunched.

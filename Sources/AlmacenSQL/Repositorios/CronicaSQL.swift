@@ -12,7 +12,8 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
     /// Channels that live in the playing process (the terminal banner), added to every notice.
     let canalesPropios: [String]
     let ahora: @Sendable () -> Double
-    private let ejecucionId = Mutex<Int?>(nil)
+    /// The run being written and this chronicle's owner token for it.
+    private let tenencia = Mutex<(id: Int, dueno: String)?>(nil)
 
     public init(
         _ queue: Cola, partidoId: Int, duracionFija: Bool,
@@ -28,22 +29,30 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
     }
 
     /// The stored run being written, once `empezar` or `reanudar` chose it.
-    public var ejecucion: Int? { ejecucionId.withLock { $0 } }
+    public var ejecucion: Int? { tenencia.withLock { $0?.id } }
 
-    private func idActual() -> Int {
-        guard let id = ejecucion else {
+    private func actual() -> (id: Int, dueno: String) {
+        guard let actual = tenencia.withLock({ $0 }) else {
             preconditionFailure("CronicaSQL used before empezar/reanudar")
         }
-        return id
+        return actual
+    }
+
+    /// 64 random bits in hex: a new owner token for each start and each takeover.
+    static func nuevoDueno() -> String {
+        var generador = SystemRandomNumberGenerator()
+        let hex = String(generador.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     @discardableResult
     public func empezar(partido: Partido, duracion: Int, msPorMinuto: Int, codigo: String) throws
         -> [EjecucionAjena]
     {
+        let dueno = Self.nuevoDueno()
         let (id, detenidas) = try queue.write { db -> (Int, [EjecucionAjena]) in
             let detenidas = try ConsultasDeEjecuciones.detenerOtras(
-                db, partido: partidoId, excepto: nil, propio: propietario)
+                db, partido: partidoId, excepto: nil)
             // A run that follows the setting is checked against it here, under the write
             // lock: if `ajustes duracion` changed it since the caller read it, the run starts
             // already asked to stop, ends at minute 0 and its process starts again with the
@@ -58,19 +67,20 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
             let id = try db.scalarInt(
                 """
                 INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija, ms_por_minuto,
-                    estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida)
-                VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, \(db.dialecto.ahora), ?)
+                    estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida, dueno)
+                VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, \(db.dialecto.ahora), ?, ?)
                 RETURNING id
                 """, partidoId, codigo, duracion, duracionFija, msPorMinuto, propietario.pid,
-                propietario.inicio, propietario.anfitrion, pedida?.rawValue)
+                propietario.inicio, propietario.anfitrion, pedida?.rawValue, dueno)
             return (id ?? 0, detenidas)
         }
-        ejecucionId.withLock { $0 = id }
+        tenencia.withLock { $0 = (id, dueno) }
         return detenidas
     }
 
     @discardableResult
     public func reanudar(_ ejecucion: EjecucionGuardada) throws -> [EjecucionAjena] {
+        let dueno = Self.nuevoDueno()
         let detenidas = try queue.write { db -> [EjecucionAjena] in
             // Still resumable now that we hold the lock: the latest run of its match, and
             // cancelled, or playing for a process that is gone.
@@ -87,73 +97,93 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
             default: throw FalloDeEjecucion.noReanudable
             }
             let detenidas = try ConsultasDeEjecuciones.detenerOtras(
-                db, partido: actual.partidoId, excepto: actual.id, propio: propietario)
+                db, partido: actual.partidoId, excepto: actual.id)
+            // A new token: from this commit on, the run's former owner (gone, or only paused
+            // past its heartbeat) can write nothing more of it.
             try db.execute(
                 """
                 UPDATE ejecucion SET estado = 'en_juego', pid = ?, pid_inicio = ?, anfitrion = ?,
-                    cancelacion_pedida = NULL, acabada = NULL, latido = \(db.dialecto.ahora)
+                    cancelacion_pedida = NULL, acabada = NULL, latido = \(db.dialecto.ahora),
+                    dueno = ?
                 WHERE id = ?
-                """, propietario.pid, propietario.inicio, propietario.anfitrion, ejecucion.id)
+                """, propietario.pid, propietario.inicio, propietario.anfitrion, dueno,
+                ejecucion.id)
             return detenidas
         }
-        ejecucionId.withLock { $0 = ejecucion.id }
+        tenencia.withLock { $0 = (ejecucion.id, dueno) }
         return detenidas
     }
 
     public func registrar(
         minuto: Int, goles: Marcador, avisos: [AvisoDeGol], ultimoAviso: (Marcador) -> String
-    ) throws -> Marcador? {
-        let id = idActual()
-        return try queue.write { db -> Marcador? in
-            // The guard and the write are one statement: a stop request committed by another
-            // process before this transaction means this minute is not written at all.
+    ) throws -> Escritura {
+        let (id, dueno) = actual()
+        return try queue.write { db -> Escritura in
+            // The fence and the write are one statement: a stop request or a takeover
+            // committed by another process before this transaction means this minute is not
+            // written at all.
             try db.execute(
                 """
                 UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
                     latido = \(db.dialecto.ahora)
-                WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
-                """, minuto, goles.local, goles.visitante, id)
-            guard db.changes == 1 else { return nil }
+                WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+                """, minuto, goles.local, goles.visitante, id, dueno)
+            guard db.changes == 1 else { return try Self.porQueNo(db, id, dueno) }
             try ConsultasDeAvisos.encolar(
                 db, avisos: avisos, ejecucion: id, canalesPropios: canalesPropios, ahora: ahora())
             let mano = try Self.golesAMano(db, id)
             try db.execute(
                 "UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?", ultimoAviso(mano), id)
-            return mano
+            return .hecha(golesAMano: mano)
         }
     }
 
     public func golAMano(_ lado: Lado) throws -> Marcador {
-        let id = idActual()
+        let (id, _) = actual()
         return try queue.write { db in
             try ConsultasDeEjecuciones.cambiarGolAMano(db, ejecucion: id, lado: lado, delta: 1)
             return try Self.golesAMano(db, id)
         }
     }
 
-    public func terminar(minuto: Int) throws -> Bool {
-        let id = idActual()
+    public func terminar(minuto: Int) throws -> Escritura {
+        let (id, dueno) = actual()
         return try queue.write { db in
             // A stop request that arrived after the last minute still wins: the run is
             // cancelled, never "finished" alongside the run that replaced it.
             try db.execute(
                 """
                 UPDATE ejecucion SET estado = 'terminado', minuto = ?, acabada = \(db.dialecto.ahora)
-                WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
-                """, minuto, id)
-            return db.changes == 1
+                WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+                """, minuto, id, dueno)
+            guard db.changes == 1 else { return try Self.porQueNo(db, id, dueno) }
+            return .hecha(golesAMano: try Self.golesAMano(db, id))
         }
     }
 
     public func cancelar(minuto: Int) throws {
-        let id = idActual()
+        let (id, dueno) = actual()
         try queue.write { db in
             try db.execute(
                 """
                 UPDATE ejecucion SET estado = 'cancelado', minuto = ?, acabada = \(db.dialecto.ahora)
-                WHERE id = ? AND estado = 'en_juego'
-                """, minuto, id)
+                WHERE id = ? AND dueno = ? AND estado = 'en_juego'
+                """, minuto, id, dueno)
         }
+    }
+
+    /// Why a fenced write changed nothing, read in its transaction: still ours and asked to
+    /// stop, or not ours any more.
+    private static func porQueNo(_ db: borrowing Cola.Base, _ id: Int, _ dueno: String) throws
+        -> Escritura
+    {
+        let propia = try db.row(
+            "SELECT dueno, estado, cancelacion_pedida FROM ejecucion WHERE id = ?", id
+        ) {
+            $0.optionalString("dueno") == dueno && $0.string("estado") == "en_juego"
+                && $0.optionalString("cancelacion_pedida") != nil
+        }
+        return propia == true ? .parada : .perdida
     }
 
     static func golesAMano(_ db: some BaseSQL, _ id: Int) throws -> Marcador {

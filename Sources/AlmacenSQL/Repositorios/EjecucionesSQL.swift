@@ -75,7 +75,7 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
                 candidatas
                 .filter { $0.1 != Duracion.segunAjuste(ajuste, conProrroga: $0.2) }
                 .map(\.0)
-            return try ConsultasDeEjecuciones.pedir(db, .duracion, afectadas, propio: nil)
+            return try ConsultasDeEjecuciones.pedir(db, .duracion, afectadas)
         }
     }
 
@@ -108,10 +108,11 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
 /// Reading runs and asking them to stop, shared by the repositories of every store.
 enum ConsultasDeEjecuciones {
     /// Inside the caller's write transaction: asks every live run of `partido` (but `excepto`)
-    /// whose owner is another, still living process to stop because a new run replaces it.
-    /// A run whose process died is left as it is («Interrumpido»): nobody plays it.
+    /// whose owner is still alive to stop because a new run replaces it — this process's own
+    /// runs too (a page pressing «Jugar» twice), which the caller stops in place. A run whose
+    /// process died is left as it is («Interrumpido»): nobody plays it.
     static func detenerOtras(
-        _ db: some BaseSQL, partido: Int, excepto: Int?, propio: Propietario
+        _ db: some BaseSQL, partido: Int, excepto: Int?
     ) throws -> [EjecucionAjena] {
         let candidatas = try db.rows(
             """
@@ -120,7 +121,7 @@ enum ConsultasDeEjecuciones {
               AND (CAST(?2 AS BIGINT) IS NULL OR id <> ?2)
             """, partido, excepto
         ) { candidata($0) }
-        return try pedir(db, .reemplazo, candidatas, propio: propio)
+        return try pedir(db, .reemplazo, candidatas)
     }
 
     /// A live run's id and owner (`id`, `pid`, `pid_inicio`, `anfitrion`).
@@ -129,11 +130,10 @@ enum ConsultasDeEjecuciones {
     }
 
     static func pedir(
-        _ db: some BaseSQL, _ motivo: MotivoDeCancelacion, _ candidatas: [(Int, Propietario)],
-        propio: Propietario?
+        _ db: some BaseSQL, _ motivo: MotivoDeCancelacion, _ candidatas: [(Int, Propietario)]
     ) throws -> [EjecucionAjena] {
         var pedidas: [EjecucionAjena] = []
-        for (id, propietario) in candidatas where propietario != propio && propietario.estaVivo {
+        for (id, propietario) in candidatas where propietario.estaVivo {
             try db.execute(
                 "UPDATE ejecucion SET cancelacion_pedida = ? WHERE id = ?", motivo.rawValue, id)
             pedidas.append(EjecucionAjena(id: id, propietario: propietario))

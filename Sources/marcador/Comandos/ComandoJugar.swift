@@ -180,6 +180,11 @@ struct ComandoJugar: Comando {
             pantalla.linea(
                 "Cancelado en el minuto \(minuto): otro «marcador jugar \(id)» lo juega ahora.")
             return salida.senal.map(CodigoDeSalida.porSenal) ?? .ok
+        case .perdido(let minuto):
+            pantalla.linea(
+                "Detenido en el minuto \(minuto): otro proceso ha retomado esta ejecución y la "
+                    + "juega ahora.")
+            return salida.senal.map(CodigoDeSalida.porSenal) ?? .ok
         }
     }
 
