@@ -59,15 +59,29 @@ let package = Package(
         .target(name: "Motor", dependencies: ["Torneo", "Persistencia"]),
         .target(name: "Importador", dependencies: ["Torneo"]),
         .target(name: "Avisos", dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl"]),
+        // The application core (DESIGN §13): every use case, for every front end and store.
+        .target(
+            name: "Aplicacion",
+            dependencies: [
+                "Torneo", "Persistencia", "Motor", "Avisos", "Importador", "Sistema",
+            ]),
         // The HTTP server and its event streams (plumbing: knows HTTP, not football).
         .target(name: "Servidor", dependencies: ["CEvent", "Sistema"]),
+        // `marcador servir`: the pages, the JSON API and the event stream over the core.
+        .target(
+            name: "Web",
+            dependencies: [
+                "Aplicacion", "Servidor", "Avisos", "Persistencia", "Torneo", "Sistema",
+            ],
+            plugins: ["Incrustar"]
+        ),
+        // The command line: parses, calls the core, renders; opens the store it is told.
         .executableTarget(
             name: "marcador",
             dependencies: [
-                "Torneo", "Sistema", "Almacen", "AlmacenPostgreSQL", "Motor", "Avisos",
-                "Importador", "Servidor",
-            ],
-            plugins: ["Incrustar"]
+                "Aplicacion", "Web", "Torneo", "Persistencia", "Sistema", "AlmacenSQL",
+                "Almacen", "AlmacenPostgreSQL", "Motor", "Avisos",
+            ]
         ),
         // Baselines in C for `make bench`: marcador's exact statements, each prepared once.
         .target(

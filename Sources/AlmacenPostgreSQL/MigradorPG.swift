@@ -22,7 +22,7 @@ public struct MigradorPG: Sendable {
     public var ultimaVersion: Int { migraciones.last?.version ?? 0 }
 
     /// The lock migrations and seeding take (keys: marcador's, then this lock's).
-    static let cerrojo = "SELECT pg_advisory_xact_lock(4242, 2)"
+    static let cerrojo = Dialecto.postgresql.cerrojoDeSemillas!
 
     /// The database's schema version, read without writing (0 for an empty database).
     func version(_ conexion: ConexionPG) throws -> Int {

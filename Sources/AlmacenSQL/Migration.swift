@@ -18,3 +18,17 @@ public enum MigrationError: Error, Sendable, Equatable {
     case superseded(database: Int, known: Int)
     case foreignKeyViolation(migration: String, table: String)
 }
+
+extension MigrationError: ErrorDeTienda {
+    public func mensaje(para ruta: String) -> String {
+        switch self {
+        case .superseded(let version, let conocida):
+            "La base de datos «\(ruta)» es de una versión más nueva de marcador "
+                + "(esquema \(version); esta versión conoce hasta el \(conocida)). "
+                + "Actualiza marcador; no se ha modificado nada."
+        case .foreignKeyViolation(let nombre, let tabla):
+            "La migración \(nombre) dejaría datos incoherentes en la tabla \(tabla); "
+                + "no se ha aplicado."
+        }
+    }
+}

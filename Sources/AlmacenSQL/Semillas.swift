@@ -41,17 +41,3 @@ public enum Semillas {
             .bytes
     }
 }
-
-extension String {
-    /// Plain substring replacement (no Foundation here).
-    func replacingOcurrences(of buscado: String, with nuevo: String) -> String {
-        guard !buscado.isEmpty else { return self }
-        var resultado = ""
-        var resto = Substring(self)
-        while let rango = resto.firstRange(of: buscado) {
-            resultado += resto[..<rango.lowerBound] + nuevo
-            resto = resto[rango.upperBound...]
-        }
-        return resultado + resto
-    }
-}

@@ -11,6 +11,17 @@ public struct TiendaSQL<Cola: ColaSQL>: Tienda {
         self.descripcion = descripcion
     }
 
+    public func ahora() -> Double { cola.ahora() }
+
+    public func reiniciarDatos() throws {
+        try cola.write { db in
+            if let cerrojo = db.dialecto.cerrojoDeSemillas { try db.executeScript(cerrojo) }
+            try Semillas.cargarDentro(db)
+        }
+    }
+
+    public func ficheroDeSemilla(_ nombre: String) -> [UInt8]? { Semillas.fichero(nombre) }
+
     public var partidos: any PartidosRepositorio { PartidosSQL(cola) }
     public var ejecuciones: any Ejecuciones { EjecucionesSQL(cola) }
     public var buzon: any Buzon { BuzonSQL(cola) }

@@ -11,6 +11,10 @@ public protocol PartidosRepositorio: Sendable {
     /// Whether goal notices may be published: what each dispatcher batch asks, so one row.
     func avisosPermitidos() throws -> Bool
     func guardar(_ ajustes: Ajustes) throws
+    /// Reads the settings, applies `cambio` and stores them, in one write transaction: two
+    /// processes changing different settings at once lose neither change.
+    @discardableResult
+    func actualizarAjustes(_ cambio: (inout Ajustes) -> Void) throws -> Ajustes
 
     /// Every match with the standing of its latest run, for `marcador partidos`, handed to
     /// `visitar` one at a time: a list of 100,000 matches is never held whole.

@@ -5,12 +5,22 @@ import Torneo
 public protocol Tienda: Sendable {
     /// How messages name it: the file's path, or the URL without its password.
     var descripcion: String { get }
+    /// The store's clock, unix seconds with a fraction (DESIGN §13): leases, heartbeats,
+    /// retries and time-to-live all use it, never each client's own, so a process whose clock
+    /// is off redelivers nothing.
+    func ahora() -> Double
+    /// A file the seed data ships inside the binary (`gol.gif`, the seed's attachment), or
+    /// `nil` when there is no such file.
+    func ficheroDeSemilla(_ nombre: String) -> [UInt8]?
     var partidos: any PartidosRepositorio { get }
     var ejecuciones: any Ejecuciones { get }
     var buzon: any Buzon { get }
     var cambios: any Cambios { get }
     var mantenimiento: any Mantenimiento { get }
     var importacion: any Importacion { get }
+    /// `--reiniciar-datos`: replaces every match, team and player (and what hangs from them)
+    /// with the seed, in one write transaction. Settings, channels and the log are kept.
+    func reiniciarDatos() throws
     /// The log; `eco` also writes each line to stderr.
     func registro(eco: Bool) -> any Registro
     /// Log entries, oldest first; the last `limite` of them when given.

@@ -10,23 +10,28 @@ public func escribirEnStderr(_ texto: String) {
     escribirEnDescriptor(2, texto)
 }
 
-/// Writes all of `texto` to `descriptor`, retrying short writes and interrupted calls; gives up
-/// silently on a closed pipe (the reader left: nothing useful can be done).
-public func escribirEnDescriptor(_ descriptor: Int32, _ texto: String) {
+/// Writes all of `texto` to `descriptor`, retrying short writes and interrupted calls.
+/// - Returns: 0, or the `errno` of the write that failed (`EPIPE`: the reader left;
+///   `ENOSPC`: a full disk), so the caller can tell the user what did not get written.
+@discardableResult
+public func escribirEnDescriptor(_ descriptor: Int32, _ texto: String) -> Int32 {
     var texto = texto
-    texto.withUTF8 { escribirEnDescriptor(descriptor, UnsafeRawBufferPointer($0)) }
+    return texto.withUTF8 { escribirEnDescriptor(descriptor, UnsafeRawBufferPointer($0)) }
 }
 
 /// Writes all of `bytes` to `descriptor`, with the same rules as for text.
-public func escribirEnDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress else { return }
+@discardableResult
+public func escribirEnDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    guard let base = bytes.baseAddress else { return 0 }
     var escritos = 0
     while escritos < bytes.count {
         let n = write(descriptor, base + escritos, bytes.count - escritos)
         if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }
+        if n < 0 { return errno }
+        if n == 0 { return EIO }
         escritos += n
     }
+    return 0
 }
 
 /// An OS error in Spanish, with the system's own words after it for a search.

@@ -1,6 +1,8 @@
 import Almacen
 import AlmacenPostgreSQL
+import Aplicacion
 import Persistencia
+import Sistema
 import Torneo
 
 #if canImport(Glibc)
@@ -9,21 +11,32 @@ import Torneo
     import Darwin
 #endif
 
-/// What a running command may use: the global options, the environment, the terminal, the
-/// database.
+/// What a running command may use: the global options, the environment, the terminal, and
+/// the core over the store the user chose (opened on first use).
 @MainActor
 final class Contexto {
     let db: String?
-    let reiniciarDatos: Bool
     let entorno: [String: String]
     let terminal: Terminal
-    private var abierta: (any Tienda)?
+    /// Set for a rehearsal of the command (`--reiniciar-datos` checks it first on the data as
+    /// the reset will leave it): nothing is written to the user's terminal or store.
+    let esEnsayo: Bool
+    private var abierto: Nucleo?
 
-    init(db: String?, reiniciarDatos: Bool, entorno: [String: String], terminal: Terminal) {
+    init(db: String?, entorno: [String: String], terminal: Terminal) {
         self.db = db
-        self.reiniciarDatos = reiniciarDatos
         self.entorno = entorno
         self.terminal = terminal
+        esEnsayo = false
+    }
+
+    /// A context for a rehearsal on `nucleo`, with a terminal that writes nothing.
+    init(ensayo nucleo: Nucleo, entorno: [String: String]) {
+        db = nil
+        self.entorno = entorno
+        terminal = .muda
+        esEnsayo = true
+        abierto = nucleo
     }
 
     /// `--db`, else `MARCADOR_DB`, else `$XDG_DATA_HOME/marcador/`, else `~/.local/share/marcador/`.
@@ -49,7 +62,10 @@ final class Contexto {
 
     /// The path to show in messages (even when none could be chosen); a PostgreSQL URL
     /// without its password.
-    var rutaParaMensajes: String { AlmacenPG.sinContrasena((try? rutaDeLaBase) ?? "") }
+    var rutaParaMensajes: String {
+        if let abierto { return abierto.descripcion }
+        return AlmacenPG.sinContrasena((try? rutaDeLaBase) ?? "")
+    }
 
     static func carpetaPorDefecto(_ entorno: [String: String]) -> String? {
         if let datos = entorno["XDG_DATA_HOME"], datos.hasPrefix("/") {
@@ -59,32 +75,50 @@ final class Contexto {
         return casa + "/.local/share/marcador"
     }
 
-    /// The store, opened, migrated and seeded on first use (and reset with
-    /// `--reiniciar-datos`): a PostgreSQL database for a `postgresql://` URL (DESIGN §12),
-    /// else the SQLite file.
-    func tienda() throws(Fallo) -> any Tienda {
-        if let abierta { return abierta }
+    /// The core over the store: a PostgreSQL database for a `postgresql://` URL (DESIGN §12),
+    /// else the SQLite file, opened, migrated and seeded on first use.
+    func nucleo() throws(Fallo) -> Nucleo {
+        if let abierto { return abierto }
         let ruta = try rutaDeLaBase
-        let nueva: any Tienda
+        let tienda: any Tienda
         do {
             if AlmacenPG.esURL(ruta) {
-                nueva = TiendaPG(try AlmacenPG.abrir(url: ruta, reiniciarDatos: reiniciarDatos))
+                tienda = TiendaPG(try AlmacenPG.abrir(url: ruta))
             } else {
                 let usaLaDePorDefecto = db == nil && (entorno["MARCADOR_DB"] ?? "").isEmpty
                 if usaLaDePorDefecto, let carpeta = Self.carpetaPorDefecto(entorno) {
                     try crearCarpetaPrivada(carpeta)
                 }
-                nueva = TiendaSQLite(try Almacen.abrir(ruta: ruta, reiniciarDatos: reiniciarDatos))
+                tienda = TiendaSQLite(try Almacen.abrir(ruta: ruta))
             }
         } catch {
-            throw Fallo.deBaseDeDatos(error, ruta: rutaParaMensajes)
+            throw Fallo.de(error, tienda: rutaParaMensajes)
         }
-        abierta = nueva
-        return nueva
+        let nuevo = Nucleo(tienda: tienda, entorno: entorno)
+        abierto = nuevo
+        return nuevo
     }
 
-    var repositorio: any PartidosRepositorio {
-        get throws(Fallo) { try tienda().partidos }
+    func tienda() throws(Fallo) -> any Tienda { try nucleo().tienda }
+
+    /// A line for stderr (a warning, a channel that cannot work here); nothing in a rehearsal.
+    func advertir(_ texto: String) {
+        if !esEnsayo { escribirEnStderr(texto + "\n") }
+    }
+
+    /// The world as `--reiniciar-datos` will leave it, in memory: the seed's matches, and this
+    /// store's settings and channels (which a reset keeps).
+    func ensayoTrasReinicio() throws -> Contexto {
+        let real = try nucleo().tienda
+        let ensayo = TiendaSQLite(try Almacen.enMemoria())
+        try ensayo.partidos.guardar(try real.partidos.ajustes())
+        let canales = try real.buzon.canales()
+        for canal in try ensayo.buzon.canales()
+        where !canales.contains(where: { $0.nombre == canal.nombre }) {
+            _ = try ensayo.buzon.quitarCanal(canal.nombre)
+        }
+        for canal in canales { _ = try ensayo.buzon.guardar(canal, reemplazar: true) }
+        return Contexto(ensayo: Nucleo(tienda: ensayo, entorno: entorno), entorno: entorno)
     }
 
     /// `mkdir -p` with private permissions (the database holds webhook URLs with secrets); the
@@ -102,16 +136,5 @@ final class Contexto {
                 "La carpeta «\(ruta)» no es una carpeta tuya (¿un enlace simbólico?): "
                     + "no se guarda nada en ella. Usa --db RUTA.")
         }
-    }
-}
-
-extension PartidosRepositorio {
-    /// The match `id`, or the user's «no such match» error (exit 66).
-    func partidoExistente(_ id: Int) throws -> Partido {
-        guard let partido = try partido(id: id) else {
-            throw Fallo.noEncontrado(
-                "No existe el partido \(id). Mira los que hay con «marcador partidos».")
-        }
-        return partido
     }
 }

@@ -1,16 +1,23 @@
-import Almacen
+import Aplicacion
 import Sistema
 import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The whole command line: parse, dispatch, and turn every error into a message and a status.
 @MainActor
 enum Programa {
-    static let version = "0.2.0"
+    static let version = "0.3.0"
 
     static func ejecutar(_ linea: [String], entorno: [String: String]) async -> CodigoDeSalida {
         let terminal = Terminal.actual(entorno: entorno)
         var contexto: Contexto?
         var ruta: [String] = []
+        var codigo: CodigoDeSalida
         do {
             let leida: LineaLeida
             do {
@@ -22,43 +29,59 @@ enum Programa {
             ruta = leida.nombres
             let globales = leida.globales
             Ayuda.version = version
-            if globales.version {
-                terminal.linea("marcador \(version)")
-                return .ok
-            }
-            if globales.ayuda {
-                terminal.escribir(Ayuda.de(leida.ruta.map { type(of: $0) }))
-                return .ok
-            }
             guard let comando = leida.comando as? any Comando else {
                 preconditionFailure("every command of the tree runs")
             }
-            let actual = Contexto(
-                db: globales.db, reiniciarDatos: globales.reiniciarDatos, entorno: entorno,
-                terminal: terminal)
-            contexto = actual
-            if globales.reiniciarDatos {
-                if leida.ruta.count == 1 {
-                    _ = try actual.tienda()
+            if globales.version {
+                terminal.linea("marcador \(version)")
+                codigo = .ok
+            } else if globales.ayuda {
+                terminal.escribir(Ayuda.de(leida.ruta.map { type(of: $0) }))
+                codigo = .ok
+            } else {
+                let actual = Contexto(db: globales.db, entorno: entorno, terminal: terminal)
+                contexto = actual
+                if globales.reiniciarDatos {
+                    if leida.ruta.count > 1 {
+                        // The whole command is rehearsed first on the data as the reset will
+                        // leave it (name lookups included): one that would fail leaves the
+                        // data as it was (DESIGN §9, §13).
+                        try await comando.validarTrasReinicio(en: try actual.ensayoTrasReinicio())
+                    }
+                    try actual.tienda().reiniciarDatos()
+                }
+                if globales.reiniciarDatos && leida.ruta.count == 1 {
                     terminal.linea(
                         "Datos reiniciados en «\(TextoSeguro.limpio(actual.rutaParaMensajes))».")
-                    return .ok
+                    codigo = .ok
+                } else {
+                    codigo = try await comando.ejecutar(en: actual)
                 }
-                // The command is checked against what the data will be (the seed) before the
-                // data is wiped: a command that would fail with 64 or 66 changes nothing.
-                try comando.validarTrasReinicio(en: try Almacen.enMemoria())
             }
-            return try await comando.ejecutar(en: actual)
+        } catch let fallida as SalidaFallida {
+            codigo = fallida.errno == EPIPE ? .ok : .entradaSalida
         } catch {
-            let fallo = Fallo.deBaseDeDatos(error, ruta: contexto?.rutaParaMensajes ?? "")
+            let fallo = Fallo.de(error, tienda: contexto?.rutaParaMensajes ?? "")
             // Messages quote what the user or a file said: made safe before the terminal.
             var mensaje = "marcador: \(TextoSeguro.limpio(fallo.mensaje))\n"
-            if fallo.codigo == .uso {
+            if fallo.clase == .uso {
                 mensaje +=
                     "Prueba «\((["marcador"] + ruta + ["--help"]).joined(separator: " "))».\n"
             }
             escribirEnStderr(mensaje)
-            return fallo.codigo
+            codigo = CodigoDeSalida(fallo.clase)
         }
+        return terminarSalida(terminal, codigo)
+    }
+
+    /// A write to standard output that failed is the command's failure too (DESIGN §13): exit
+    /// 74 saying why, unless the reader merely left (a closed pipe: the end is quiet).
+    static func terminarSalida(_ terminal: Terminal, _ codigo: CodigoDeSalida) -> CodigoDeSalida {
+        let error = terminal.fallos.error
+        guard error != 0, error != EPIPE, error != FallosDeSalida.callada else { return codigo }
+        escribirEnStderr(
+            "marcador: no se pudo escribir la salida: \(errorDelSistema(error)); lo escrito está incompleto.\n"
+        )
+        return codigo == .ok ? .entradaSalida : codigo
     }
 }

@@ -1,3 +1,4 @@
+import Aplicacion
 import Dispatch
 
 #if canImport(Glibc)

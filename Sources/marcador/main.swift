@@ -1,3 +1,4 @@
+import Aplicacion
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -313,7 +313,7 @@ struct ServirE2ETests {
         let activar = try servidor.post("/api/partidos/1/ajustes", ["avisos": true])
         #expect(
             activar.json()?["mensaje"] as? String
-                == "Avisos de gol: activados Canal «navegador» añadido.")
+                == "Avisos de gol: activados Canal «navegador» (navegador) añadido.")
         let flujo = try FlujoDePrueba(puerto: servidor.puerto)
         try await Task.sleep(for: .milliseconds(100))
         #expect(try servidor.post("/api/partidos/1/jugar", ["msPorMinuto": 10]).estado == 202)

@@ -1,4 +1,5 @@
 import Persistencia
+import Sistema
 import Torneo
 
 /// A connection to a SQL store, as the repositories use it: SQLite's `Database` and
@@ -133,9 +134,15 @@ public protocol ColaSQL: Sendable {
     /// `nil` where the store has no notifications (SQLite: its readers poll).
     func escuchar(_ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void)
         -> (any Escucha)?
+
+    /// The store's clock (unix seconds): this machine's for a file every process on it shares,
+    /// the server's for a database several machines share.
+    func ahora() -> Double
 }
 
 extension ColaSQL {
+    public func ahora() -> Double { segundosUnix() }
+
     public func writeConcurrente<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T {
         try write(body)
     }
@@ -198,6 +205,15 @@ public enum Dialecto: Sendable, Hashable {
         switch self {
         case .sqlite: nil
         case .postgresql: "SELECT pg_advisory_xact_lock(4243, hashtext(?))"
+        }
+    }
+
+    /// What loading the seed takes first, so that it never runs beside another process's first
+    /// seeding (PostgreSQL's seeding lock; SQLite's write lock is already held).
+    public var cerrojoDeSemillas: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgresql: "SELECT pg_advisory_xact_lock(4242, 2)"
         }
     }
 

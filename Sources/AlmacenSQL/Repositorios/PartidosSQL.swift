@@ -81,21 +81,33 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
     }
 
     public func guardar(_ ajustes: Ajustes) throws {
+        try queue.write { db in try Self.guardar(ajustes, db) }
+    }
+
+    @discardableResult
+    public func actualizarAjustes(_ cambio: (inout Ajustes) -> Void) throws -> Ajustes {
         try queue.write { db in
-            let sql = ClaveDeAjuste.guardar
-            try db.execute(sql, ClaveDeAjuste.duracion, String(ajustes.duracion))
-            try db.execute(sql, ClaveDeAjuste.msPorMinuto, String(ajustes.msPorMinuto))
-            try db.execute(sql, ClaveDeAjuste.silencio, ajustes.sinAvisosEnPrimerPlano ? "1" : "0")
-            try db.execute(sql, ClaveDeAjuste.plazoDeAdjuntos, String(ajustes.plazoDeAdjuntos))
-            try db.execute(sql, ClaveDeAjuste.diasDeRegistro, String(ajustes.diasDeRegistro))
-            try db.execute(sql, ClaveDeAjuste.lineasDeRegistro, String(ajustes.lineasDeRegistro))
-            if let permiso = ajustes.avisosPermitidos {
-                try db.execute(sql, ClaveDeAjuste.permiso, permiso ? "1" : "0")
-            } else {
-                try db.execute("DELETE FROM ajuste WHERE clave = ?", ClaveDeAjuste.permiso)
-            }
-            try RegistroDeCambios.anotar(.ajustes, en: db)
+            var ajustes = try ClaveDeAjuste.ajustes(db)
+            cambio(&ajustes)
+            try Self.guardar(ajustes, db)
+            return ajustes
         }
+    }
+
+    private static func guardar(_ ajustes: Ajustes, _ db: borrowing Cola.Base) throws {
+        let sql = ClaveDeAjuste.guardar
+        try db.execute(sql, ClaveDeAjuste.duracion, String(ajustes.duracion))
+        try db.execute(sql, ClaveDeAjuste.msPorMinuto, String(ajustes.msPorMinuto))
+        try db.execute(sql, ClaveDeAjuste.silencio, ajustes.sinAvisosEnPrimerPlano ? "1" : "0")
+        try db.execute(sql, ClaveDeAjuste.plazoDeAdjuntos, String(ajustes.plazoDeAdjuntos))
+        try db.execute(sql, ClaveDeAjuste.diasDeRegistro, String(ajustes.diasDeRegistro))
+        try db.execute(sql, ClaveDeAjuste.lineasDeRegistro, String(ajustes.lineasDeRegistro))
+        if let permiso = ajustes.avisosPermitidos {
+            try db.execute(sql, ClaveDeAjuste.permiso, permiso ? "1" : "0")
+        } else {
+            try db.execute("DELETE FROM ajuste WHERE clave = ?", ClaveDeAjuste.permiso)
+        }
+        try RegistroDeCambios.anotar(.ajustes, en: db)
     }
 
 }

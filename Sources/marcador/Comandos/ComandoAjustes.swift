@@ -1,6 +1,4 @@
-import Almacen
-import Motor
-import Sistema
+import Aplicacion
 import Torneo
 
 /// `marcador ajustes [CLAVE VALOR]`: shows or changes the stored settings; each key is a
@@ -19,7 +17,7 @@ struct ComandoAjustes: Comando {
     var json: Bool
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let ajustes = try contexto.repositorio.ajustes()
+        let ajustes = try contexto.nucleo().ajustes()
         if json {
             struct AjustesJSON: Encodable {
                 var duracion: Int
@@ -47,7 +45,7 @@ struct ComandoAjustes: Comando {
             ["ms-por-minuto", "\(ajustes.msPorMinuto)"],
             ["silencio", ajustes.sinAvisosEnPrimerPlano ? "si" : "no"],
             ["avisos", ajustes.avisosPermitidos == true ? "activados" : "desactivados"],
-            ["plazo-adjuntos", "\(formatoDeSegundos(ajustes.plazoDeAdjuntos)) s"],
+            ["plazo-adjuntos", "\(Textos.segundos(ajustes.plazoDeAdjuntos)) s"],
             ["registro-dias", "\(ajustes.diasDeRegistro)"],
             ["registro-lineas", "\(ajustes.lineasDeRegistro)"],
         ] {
@@ -55,14 +53,6 @@ struct ComandoAjustes: Comando {
         }
         contexto.terminal.linea(tabla.texto { contexto.terminal.resaltar($0, .negrita) })
         return .ok
-    }
-
-    /// Reads, changes and stores the settings (one key).
-    static func cambiar(_ contexto: Contexto, _ cambio: (inout Ajustes) -> Void) throws {
-        let repositorio = try contexto.repositorio
-        var ajustes = try repositorio.ajustes()
-        cambio(&ajustes)
-        try repositorio.guardar(ajustes)
     }
 }
 
@@ -76,31 +66,15 @@ struct AjusteDuracion: Comando {
     @Argumento("MINUTOS", ayuda: "60 o 90.")
     var minutos: Int
 
-    func validar() throws(Fallo) {
-        guard Duracion.ajustables.contains(minutos) else {
-            throw .uso(Duracion.ajusteNoValido(String(minutos)))
-        }
-    }
+    func validar() throws(Fallo) { try Nucleo.comprobarDuracion(minutos) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         // The setting and the stop requests are one transaction: a `jugar` starting at the
         // same moment either sees the new duration or is stopped and starts again.
-        let afectadas = try ControlDeEjecuciones.cambiarDuracion(
-            minutos, en: try contexto.tienda().ejecuciones, propietario: .actual,
-            despertar: { $0.propietario.despertar() })
-        for linea in Self.texto(minutos, afectadas: afectadas) { contexto.terminal.linea(linea) }
-        return .ok
-    }
-
-    /// What the change says, here and in the web API.
-    nonisolated static func texto(_ minutos: Int, afectadas: Int) -> [String] {
-        var lineas = ["Duración: \(minutos) minutos."]
-        if afectadas == 1 {
-            lineas.append("Un partido en juego vuelve a empezar con la nueva duración.")
-        } else if afectadas > 1 {
-            lineas.append("\(afectadas) partidos en juego vuelven a empezar con la nueva duración.")
+        for linea in try contexto.nucleo().cambiarDuracion(minutos) {
+            contexto.terminal.linea(linea)
         }
-        return lineas
+        return .ok
     }
 }
 
@@ -113,15 +87,10 @@ struct AjusteMsPorMinuto: Comando {
     @Argumento("MS", ayuda: "De 0 (al instante) a 600000.")
     var ms: Int
 
-    func validar() throws(Fallo) {
-        guard (0...600_000).contains(ms) else {
-            throw .uso("ms-por-minuto va de 0 a 600000, no «\(ms)».")
-        }
-    }
+    func validar() throws(Fallo) { try Nucleo.comprobarMsPorMinuto(ms) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.msPorMinuto = ms }
-        contexto.terminal.linea("Milisegundos por minuto: \(ms).")
+        contexto.terminal.linea(try contexto.nucleo().cambiarMsPorMinuto(ms))
         return .ok
     }
 }
@@ -136,13 +105,8 @@ struct AjusteSilencio: Comando {
     var silencio: SiNo
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.sinAvisosEnPrimerPlano = silencio.valor }
-        contexto.terminal.linea(AjusteSilencio.texto(silencio.valor))
+        contexto.terminal.linea(try contexto.nucleo().cambiarSilencio(silencio.valor))
         return .ok
-    }
-
-    nonisolated static func texto(_ silencio: Bool) -> String {
-        silencio ? "Silencio: sí (sin banner ni campana en la terminal)." : "Silencio: no."
     }
 }
 
@@ -157,16 +121,10 @@ struct AjustePlazoDeAdjuntos: Comando {
     @Argumento("SEGUNDOS", ayuda: "De 0.1 a 300.")
     var segundos: Double
 
-    func validar() throws(Fallo) {
-        guard (0.1...300).contains(segundos) else {
-            throw .uso(
-                "plazo-adjuntos va de 0.1 a 300 segundos, no «\(formatoDeSegundos(segundos))».")
-        }
-    }
+    func validar() throws(Fallo) { try Nucleo.comprobarPlazoDeAdjuntos(segundos) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.plazoDeAdjuntos = segundos }
-        contexto.terminal.linea("Plazo de los adjuntos: \(formatoDeSegundos(segundos)) s.")
+        contexto.terminal.linea(try contexto.nucleo().cambiarPlazoDeAdjuntos(segundos))
         return .ok
     }
 }
@@ -180,16 +138,10 @@ struct AjusteRegistroDias: Comando {
     @Argumento("DIAS", ayuda: "De 1 a 3650.")
     var dias: Int
 
-    func validar() throws(Fallo) {
-        guard (1...3650).contains(dias) else {
-            throw .uso("registro-dias va de 1 a 3650, no «\(dias)».")
-        }
-    }
+    func validar() throws(Fallo) { try Nucleo.comprobarDiasDeRegistro(dias) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.diasDeRegistro = dias }
-        try contexto.tienda().mantenimiento.podar(ahora: segundosUnix())
-        contexto.terminal.linea("El registro guarda \(Textos.cuenta(dias, "día", "días")).")
+        contexto.terminal.linea(try contexto.nucleo().cambiarDiasDeRegistro(dias))
         return .ok
     }
 }
@@ -204,22 +156,10 @@ struct AjusteRegistroLineas: Comando {
     @Argumento("LINEAS", ayuda: "De 100 a 100000000.")
     var lineas: Int
 
-    func validar() throws(Fallo) {
-        guard (100...100_000_000).contains(lineas) else {
-            throw .uso("registro-lineas va de 100 a 100000000, no «\(lineas)».")
-        }
-    }
+    func validar() throws(Fallo) { try Nucleo.comprobarLineasDeRegistro(lineas) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.lineasDeRegistro = lineas }
-        try contexto.tienda().mantenimiento.podar(ahora: segundosUnix())
-        contexto.terminal.linea(
-            "El registro guarda \(Textos.cuenta(lineas, "línea", "líneas")) como mucho.")
+        contexto.terminal.linea(try contexto.nucleo().cambiarLineasDeRegistro(lineas))
         return .ok
     }
-}
-
-/// `30` rather than `30.0`.
-func formatoDeSegundos(_ segundos: Double) -> String {
-    segundos == segundos.rounded() ? String(Int(segundos)) : String(segundos)
 }

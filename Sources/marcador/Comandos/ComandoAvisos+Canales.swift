@@ -1,6 +1,5 @@
-import Almacen
+import Aplicacion
 import Avisos
-import Persistencia
 import Torneo
 
 #if canImport(Glibc)
@@ -23,11 +22,11 @@ struct AvisosCanales: Comando {
     var json: Bool
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let tienda = try contexto.tienda()
+        let canales = try contexto.nucleo().canales()
         if json {
-            contexto.terminal.linea(try documentoJSON(try CanalJSON.todos(tienda, contexto)))
+            contexto.terminal.linea(try documentoJSON(canales))
         } else {
-            contexto.terminal.linea(try CanalJSON.tabla(tienda, contexto))
+            contexto.terminal.linea(tablaDeCanales(canales, contexto.terminal))
         }
         return .ok
     }
@@ -59,41 +58,15 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
 
     var seguimiento = OpcionesDeSeguimiento()
 
-    /// Stores the channel after checking its name and that it works here.
+    /// Stores the channel (the core checks its name, what it follows and that it works here).
     @MainActor
     func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
         -> CodigoDeSalida
     {
-        let nombre = self.nombre ?? tipo.rawValue
-        guard !nombre.isEmpty, nombre.count <= 64, !TextoSeguro.tieneControl(nombre),
-            nombre != TipoDeCanal.nombreTerminal
-        else {
-            throw Fallo.uso(
-                "\(citado(nombre)) no vale como nombre de canal "
-                    + "(de 1 a 64 caracteres, sin caracteres de control; «terminal» está reservado)."
-            )
-        }
-        let tienda = try contexto.tienda()
-        let buzon = tienda.buzon
-        let configurado = CanalConfigurado(
-            nombre: nombre, tipo: tipo, ajustes: ajustes.json,
-            filtros: try seguimiento.filtros(try contexto.repositorio))
-        if case .failure(let fallo) = FabricaDeCanales.crear(
-            configurado, entorno: contexto.entorno, registro: tienda.registro(eco: false),
-            cambios: tienda.cambios)
-        {
-            throw Fallo(
-                mensaje:
-                    "El canal \(tipo.rawValue) no está disponible en esta máquina: \(fallo.motivo).",
-                codigo: .canalNoDisponible)
-        }
-        guard try buzon.guardar(configurado, reemplazar: reemplazar) else {
-            throw Fallo.uso(
-                "Ya hay un canal llamado \(citado(nombre)). Elige otro --nombre, "
-                    + "o añade --reemplazar para sustituirlo.")
-        }
         contexto.terminal.linea(
-            "Canal \(citado(nombre)) (\(tipo.rawValue)) " + (reemplazar ? "guardado." : "añadido."))
+            try contexto.nucleo().anadirCanal(
+                tipo, nombre: nombre, ajustes: ajustes, seguimiento: seguimiento.leido,
+                reemplazar: reemplazar))
         return .ok
     }
 }
@@ -164,14 +137,7 @@ struct AnadirWebhook: Comando {
     var comunes = OpcionesDeCanalNuevo()
     var limite = OpcionDeLimite()
 
-    func validar() throws(Fallo) {
-        guard let url else { throw .uso("Un canal webhook necesita --url URL.") }
-        do {
-            _ = try DireccionWeb(url)
-        } catch {
-            throw .uso("La URL del webhook \(error.mensaje): «\(DireccionWeb.visible(url))».")
-        }
-    }
+    func validar() throws(Fallo) { try Nucleo.comprobarURLDeWebhook(url) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         try comunes.guardar(
@@ -222,10 +188,7 @@ struct CanalesQuitar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        guard try contexto.tienda().buzon.quitarCanal(nombre) else {
-            throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
-        }
-        contexto.terminal.linea("Canal \(citado(nombre)) quitado.")
+        contexto.terminal.linea(try contexto.nucleo().quitarCanal(nombre))
         return .ok
     }
 }
@@ -239,7 +202,8 @@ struct CanalesActivar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try CanalesDesactivar.cambiar(nombre, activo: true, contexto)
+        contexto.terminal.linea(try contexto.nucleo().activarCanal(nombre, activo: true))
+        return .ok
     }
 }
 
@@ -253,17 +217,7 @@ struct CanalesDesactivar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try Self.cambiar(nombre, activo: false, contexto)
-    }
-
-    static func cambiar(_ nombre: String, activo: Bool, _ contexto: Contexto) throws
-        -> CodigoDeSalida
-    {
-        guard try contexto.tienda().buzon.activarCanal(nombre, activo: activo) else {
-            throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
-        }
-        contexto.terminal.linea(
-            "Canal \(citado(nombre)) " + (activo ? "activo." : "en pausa."))
+        contexto.terminal.linea(try contexto.nucleo().activarCanal(nombre, activo: false))
         return .ok
     }
 }
@@ -285,23 +239,10 @@ struct OpcionesDeSeguimiento: GrupoDeOpciones {
     @MainActor
     var ninguno: Bool { equipos.isEmpty && competiciones.isEmpty && partidos.isEmpty }
 
-    /// The filters, with each name found among the stored ones (without case or accents).
+    /// What was given, for the core to find among the stored names.
     @MainActor
-    func filtros(_ repositorio: any PartidosRepositorio) throws -> FiltrosDeCanal {
-        let equipos = try self.equipos.isEmpty ? [] : repositorio.equipos()
-        let competiciones =
-            try self.competiciones.isEmpty ? [] : repositorio.competiciones().compactMap(\.nombre)
-        for partido in partidos { _ = try repositorio.partidoExistente(partido.valor) }
-        return FiltrosDeCanal(
-            equipos: try self.equipos.map {
-                try Nombres.buscar($0, entre: equipos, clase: "equipo", plural: "equipos")
-            },
-            competiciones: try self.competiciones.map {
-                try Nombres.buscar(
-                    $0, entre: competiciones, clase: "competición", plural: "competiciones",
-                    femenino: true)
-            },
-            partidos: partidos.map(\.valor))
+    var leido: Seguimiento {
+        Seguimiento(equipos: equipos, competiciones: competiciones, partidos: partidos.map(\.valor))
     }
 }
 
@@ -325,23 +266,8 @@ struct CanalesSeguir: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try Self.cambiar(nombre, contexto) { actuales in
-            actuales.sumando(try seguimiento.filtros(try contexto.repositorio))
-        }
-    }
-
-    /// Reads a channel's filters, changes them and stores them; says what it follows now.
-    static func cambiar(
-        _ nombre: String, _ contexto: Contexto,
-        _ cambio: (FiltrosDeCanal) throws -> FiltrosDeCanal
-    ) throws -> CodigoDeSalida {
-        let buzon = try contexto.tienda().buzon
-        guard let canal = try buzon.canales().first(where: { $0.nombre == nombre }) else {
-            throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(nombre)).")
-        }
-        let nuevos = try cambio(canal.filtros)
-        _ = try buzon.cambiarFiltros(nombre, nuevos)
-        contexto.terminal.linea("Canal \(citado(nombre)) sigue: \(nuevos.descripcion.limpio).")
+        contexto.terminal.linea(
+            try contexto.nucleo().cambiarSeguimiento(nombre, seguimiento.leido))
         return .ok
     }
 }
@@ -369,10 +295,9 @@ struct CanalesDejar: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try CanalesSeguir.cambiar(nombre, contexto) { actuales in
-            todo
-                ? FiltrosDeCanal()
-                : actuales.quitando(try seguimiento.filtros(try contexto.repositorio))
-        }
+        contexto.terminal.linea(
+            try contexto.nucleo().cambiarSeguimiento(
+                nombre, seguimiento.leido, quitar: true, todo: todo))
+        return .ok
     }
 }

@@ -1,7 +1,9 @@
 import Almacen
+import Aplicacion
 import Avisos
 import Persistencia
 import Sistema
+import Synchronization
 import Torneo
 
 #if canImport(Glibc)
@@ -26,74 +28,27 @@ struct OpcionDeArriendo: GrupoDeOpciones {
     }
 }
 
-/// Building dispatchers for this process's channels.
-@MainActor
-enum Reparto {
-    /// The channels that work here; those that do not are reported once per change.
-    static func canalesActivos(
-        _ tienda: any Tienda, _ contexto: Contexto, registro: any Registro,
-        avisados: inout Set<String>
-    ) throws -> [CanalActivo] {
-        let (canales, fallos) = FabricaDeCanales.activos(
-            try tienda.buzon.canales(), entorno: contexto.entorno, registro: registro,
-            cambios: tienda.cambios)
-        for fallo in fallos where avisados.insert("\(fallo.canal) \(fallo.motivo)").inserted {
-            escribirEnStderr(
-                "marcador: canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí: \(fallo.motivo).\n"
-            )
-        }
-        return canales
-    }
+/// Says once (per channel and reason) that a channel cannot work on this machine.
+final class CanalesNoDisponibles: Sendable {
+    private let vistos = Mutex<Set<String>>([])
+    let callado: Bool
 
-    static func despachador(
-        _ tienda: any Tienda, _ contexto: Contexto, configuracion: Despachador.Configuracion,
-        avisados: inout Set<String>
-    ) throws -> Despachador {
-        let registro = tienda.registro(eco: true)
-        let canales = try canalesActivos(tienda, contexto, registro: registro, avisados: &avisados)
-        let repositorio = tienda.partidos
-        return Despachador(
-            buzon: tienda.buzon, canales: canales, registro: registro, configuracion: configuracion,
-            enriquecedor: try Enriquecedores.crear(repositorio, entorno: contexto.entorno),
-            permitido: { try repositorio.avisosPermitidos() })
-    }
+    init(callado: Bool = false) { self.callado = callado }
 
-    /// Keeps `despachador` serving until the calling task is cancelled (`vigilar`, `servir`):
-    /// a changed channel table is applied within one poll, orphaned banners expire, and the
-    /// store is pruned every few minutes.
-    static func vigilar(
-        _ despachador: Despachador, _ tienda: any Tienda, _ contexto: Contexto,
-        avisados: Set<String>
-    ) async throws {
-        let registro = tienda.registro(eco: true)
-        let buzon = tienda.buzon
-        var avisados = avisados
-        despachador.arrancar()
-        // On PostgreSQL a new delivery rings at once (LISTEN); the poll stays as a fallback.
-        let escucha = tienda.escuchar(.entregas) { _ in despachador.despertar() }
-        defer { escucha?.parar() }
-        var configurados = try buzon.canales()
-        var vueltas = 0
-        while !Task.isCancelled {
-            try? await Task.sleep(for: despachador.configuracion.sondeo)
-            if Task.isCancelled { break }
-            let ahora = try buzon.canales()
-            if ahora != configurados {
-                configurados = ahora
-                await despachador.actualizar(
-                    canales: try canalesActivos(
-                        tienda, contexto, registro: registro, avisados: &avisados))
-            }
-            vueltas += 1
-            if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: segundosUnix()) }
-            if vueltas % 300 == 1 { try tienda.mantenimiento.podar(ahora: segundosUnix()) }
-        }
+    func avisar(_ fallo: FalloDeCanal) {
+        guard !callado, vistos.withLock({ $0.insert("\(fallo.canal) \(fallo.motivo)").inserted })
+        else { return }
+        escribirEnStderr(
+            "marcador: canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí: \(fallo.motivo).\n"
+        )
     }
+}
 
-    static func texto(_ resumen: ResumenDeEnvio) -> String {
-        "Entregadas: \(resumen.entregadas), para reintentar: \(resumen.reintentos), "
-            + "fallidas: \(resumen.fallidas), descartadas: \(resumen.descartadas), "
-            + "caducadas: \(resumen.caducadas)."
+extension Contexto {
+    /// The core's dispatcher hosting, telling this terminal about channels that cannot work.
+    func reparto() throws(Fallo) -> Reparto {
+        let avisos = CanalesNoDisponibles(callado: esEnsayo)
+        return Reparto(try nucleo()) { avisos.avisar($0) }
     }
 }
 
@@ -105,14 +60,11 @@ struct AvisosEnviar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let tienda = try contexto.tienda()
-        try tienda.mantenimiento.podar(ahora: segundosUnix())
-        var avisados = Set<String>()
-        let despachador = try Reparto.despachador(
-            tienda, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+        let reparto = try contexto.reparto()
+        let configuracion = arriendo.configuracion
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
         let salida = SalidaPorSenal()
-        let envio = Task { try await despachador.enviarPendientes() }
+        let envio = Task { @MainActor in try await reparto.enviar(configuracion: configuracion) }
         let vigia = Task { @MainActor in
             for await numero in senales {
                 salida.recibir(numero)
@@ -122,15 +74,13 @@ struct AvisosEnviar: Comando {
         }
         defer { vigia.cancel() }
         let resumen = try await envio.value
-        if let senal = salida.senal {
-            // What was in flight is given back for the next dispatcher, same key.
-            try tienda.buzon.liberar(
-                arrendatario: despachador.arrendatario, canal: nil, ahora: segundosUnix())
-            return CodigoDeSalida.porSenal(senal)
-        }
+        if let senal = salida.senal { return CodigoDeSalida.porSenal(senal) }
         contexto.terminal.linea(Reparto.texto(resumen))
         return .ok
     }
+
+    /// Delivering is an effect outside the store: a rehearsal only opens it.
+    func validarTrasReinicio(en ensayo: Contexto) async throws { _ = try ensayo.nucleo() }
 }
 
 /// `marcador avisos vigilar`: keeps delivering until a signal; follows channel changes.
@@ -146,16 +96,11 @@ struct AvisosVigilar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let tienda = try contexto.tienda()
-        var avisados = Set<String>()
-        let despachador = try Reparto.despachador(
-            tienda, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
+        let reparto = try contexto.reparto()
+        let despachador = try reparto.despachador(configuracion: arriendo.configuracion)
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
         let salida = SalidaPorSenal()
-        let yaAvisados = avisados
-        let bucle = Task { @MainActor in
-            try await Reparto.vigilar(despachador, tienda, contexto, avisados: yaAvisados)
-        }
+        let bucle = Task { @MainActor in try await reparto.vigilar(despachador) }
         let vigia = Task { @MainActor in
             for await numero in senales {
                 salida.recibir(numero)
@@ -165,16 +110,13 @@ struct AvisosVigilar: Comando {
         }
         defer { vigia.cancel() }
         contexto.terminal.linea("Vigilando la cola de avisos; Ctrl-C para terminar.")
-        let fallo: (any Error)?
-        switch await bucle.result {
-        case .success: fallo = nil
-        case .failure(let error): fallo = error
-        }
-        let total = await despachador.detener(plazo: .zero)
-        if let fallo { throw fallo }
+        let total = try await bucle.value
         contexto.terminal.linea(Reparto.texto(total))
         return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
     }
+
+    /// Delivering is an effect outside the store: a rehearsal only opens it.
+    func validarTrasReinicio(en ensayo: Contexto) async throws { _ = try ensayo.nucleo() }
 }
 
 /// `marcador avisos reintentar`.
@@ -184,11 +126,7 @@ struct AvisosReintentar: Comando {
         resumen: "Vuelve a poner en cola las entregas fallidas, con los intentos a cero.")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let n = try contexto.tienda().buzon.reintentarFallidas(ahora: segundosUnix())
-        contexto.terminal.linea(
-            n == 1
-                ? "1 entrega fallida vuelve a la cola."
-                : "\(n) entregas fallidas vuelven a la cola.")
+        contexto.terminal.linea(try contexto.nucleo().reintentarFallidas())
         return .ok
     }
 }
@@ -212,28 +150,10 @@ struct AvisosProbar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let tienda = try contexto.tienda()
-        let buzon = tienda.buzon
-        let canales = try buzon.canales()
-        if let canal {
-            guard let elegido = canales.first(where: { $0.nombre == canal }) else {
-                throw Fallo.noEncontrado("No hay ningún canal llamado \(citado(canal)).")
-            }
-            guard elegido.activo else {
-                throw Fallo.uso(
-                    "El canal \(citado(canal)) está en pausa: «marcador avisos canales activar \(canal.limpio)»."
-                )
-            }
-        } else if !canales.contains(where: \.activo) {
-            throw Fallo.uso("No hay canales activos a los que mandar la prueba.")
-        }
-        let aviso = try buzon.encolarPrueba(canal: canal, ahora: segundosUnix())
-        var avisados = Set<String>()
-        let despachador = try Reparto.despachador(
-            tienda, contexto, configuracion: arriendo.configuracion, avisados: &avisados)
-        try await despachador.enviarPendientes(aviso: aviso)
+        let entregas = try await contexto.reparto().probar(
+            canal: canal, configuracion: arriendo.configuracion)
         var todos = true
-        for entrega in try buzon.entregas(aviso: aviso) {
+        for entrega in entregas {
             var linea = "\(entrega.canal.limpio): "
             switch entrega.estado {
             case .entregada: linea += "entregado"
@@ -246,5 +166,10 @@ struct AvisosProbar: Comando {
             contexto.terminal.linea(linea)
         }
         return todos ? .ok : .canalNoDisponible
+    }
+
+    /// A test notice goes out of the store: a rehearsal checks only the channel it names.
+    func validarTrasReinicio(en ensayo: Contexto) async throws {
+        if let canal { _ = try ensayo.nucleo().canalExistente(canal) }
     }
 }

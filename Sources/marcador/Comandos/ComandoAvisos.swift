@@ -1,7 +1,5 @@
-import Almacen
-import Avisos
+import Aplicacion
 import Persistencia
-import Sistema
 import Torneo
 
 /// `marcador avisos …`: permission, quiet mode, channels, the outbox, and its dispatchers.
@@ -44,21 +42,19 @@ struct ComandoAvisos: Comando {
         }
         var permiso: Bool
         var silencio: Bool
-        var canales: [CanalJSON]
+        var canales: [EstadoDeCanal]
         var entregas: [String: Int]
         var ultimos: [AvisoJSON]
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let tienda = try contexto.tienda()
-        let buzon = tienda.buzon
-        let ajustes = try tienda.partidos.ajustes()
-        let recuento = try buzon.recuento()
-        let ultimos = try buzon.ultimos(limite: self.ultimos ?? 10)
+        let nucleo = try contexto.nucleo()
+        let estado = try nucleo.estadoDeAvisos(ultimos: self.ultimos ?? 10)
+        let (ajustes, recuento, ultimos) = (estado.ajustes, estado.recuento, estado.ultimos)
         if json {
             let documento = EstadoJSON(
                 permiso: ajustes.avisosPermitidos == true, silencio: ajustes.sinAvisosEnPrimerPlano,
-                canales: try CanalJSON.todos(tienda, contexto),
+                canales: estado.canales,
                 entregas: Dictionary(
                     uniqueKeysWithValues: recuento.map { ($0.key.rawValue, $0.value) }),
                 ultimos: ultimos.map {
@@ -73,10 +69,10 @@ struct ComandoAvisos: Comando {
             return .ok
         }
         let terminal = contexto.terminal
-        terminal.linea(AvisosActivar.texto(ajustes.avisosPermitidos == true))
+        terminal.linea(Nucleo.textoDePermiso(ajustes.avisosPermitidos == true))
         terminal.linea(
             "Silencio en primer plano: " + (ajustes.sinAvisosEnPrimerPlano ? "sí" : "no"))
-        terminal.linea("\nCanales:\n" + (try CanalJSON.tabla(tienda, contexto)))
+        terminal.linea("\nCanales:\n" + tablaDeCanales(estado.canales, terminal))
         terminal.linea(
             "\nEntregas: "
                 + EstadoDeEntrega.allCases.map { "\(recuento[$0] ?? 0) \($0.plural)" }
@@ -118,13 +114,8 @@ struct AvisosActivar: Comando {
         nombre: "activar", resumen: "Da el permiso de avisos de gol (sin preguntar).")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.avisosPermitidos = true }
-        contexto.terminal.linea(Self.texto(true))
+        contexto.terminal.linea(try contexto.nucleo().permitirAvisos(true))
         return .ok
-    }
-
-    static func texto(_ permitidos: Bool) -> String {
-        permitidos ? "Avisos de gol: activados" : "Avisos de gol: desactivados"
     }
 }
 
@@ -135,8 +126,7 @@ struct AvisosDesactivar: Comando {
         resumen: "Quita el permiso de avisos de gol: nada se publica, queda como descartado.")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.avisosPermitidos = false }
-        contexto.terminal.linea(AvisosActivar.texto(false))
+        contexto.terminal.linea(try contexto.nucleo().permitirAvisos(false))
         return .ok
     }
 }
@@ -153,60 +143,20 @@ struct AvisosSilencio: Comando {
     var silencio: SiNo
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        try ComandoAjustes.cambiar(contexto) { $0.sinAvisosEnPrimerPlano = silencio.valor }
-        contexto.terminal.linea(AjusteSilencio.texto(silencio.valor))
+        contexto.terminal.linea(try contexto.nucleo().cambiarSilencio(silencio.valor))
         return .ok
     }
 }
 
-/// A channel as `avisos` and `avisos canales` show it.
-struct CanalJSON: Encodable {
-    var nombre: String
-    var tipo: String
-    var activo: Bool
-    var disponible: Bool
-    var motivo: String?
-    var ajustes: String
-    var sigue: FiltrosDeCanal
-
-    @MainActor
-    static func todos(_ tienda: any Tienda, _ contexto: Contexto) throws -> [CanalJSON] {
-        try tienda.buzon.canales().map { canal in
-            let creado = FabricaDeCanales.crear(
-                canal, entorno: contexto.entorno, registro: tienda.registro(eco: false),
-                cambios: tienda.cambios)
-            var motivo: String?
-            if case .failure(let fallo) = creado { motivo = fallo.motivo }
-            return CanalJSON(
-                nombre: canal.nombre, tipo: canal.tipo.rawValue, activo: canal.activo,
-                disponible: motivo == nil, motivo: motivo, ajustes: ajustesVisibles(canal),
-                sigue: canal.filtros)
-        }
+/// The channels as a table, for `avisos` and `avisos canales`.
+@MainActor
+func tablaDeCanales(_ canales: [EstadoDeCanal], _ terminal: Terminal) -> String {
+    var tabla = Tabla(cabeceras: ["NOMBRE", "TIPO", "ESTADO", "SIGUE", "AJUSTES"])
+    for canal in canales {
+        let estado =
+            !canal.activo
+            ? "en pausa" : canal.disponible ? "activo" : "no disponible: \(canal.motivo ?? "")"
+        tabla.anadir([canal.nombre, canal.tipo, estado, canal.sigue.descripcion, canal.ajustes])
     }
-
-    /// Settings as they may be shown: webhook URLs keep only scheme, host and port.
-    static func ajustesVisibles(_ canal: CanalConfigurado) -> String {
-        let ajustes = AjustesDeCanal.leer(canal.ajustes)
-        var partes: [String] = []
-        if let url = ajustes.url { partes.append("url=" + CanalWebhook.urlVisible(url)) }
-        if let directorio = ajustes.directorio { partes.append("directorio=" + directorio) }
-        if let bundle = ajustes.bundle { partes.append("bundle=" + bundle) }
-        if let limite = ajustes.limite { partes.append("limite=\(formatoDeSegundos(limite)) s") }
-        if ajustes.ntfy == true { partes.append("ntfy") }
-        return partes.joined(separator: " ")
-    }
-
-    @MainActor
-    static func tabla(_ tienda: any Tienda, _ contexto: Contexto) throws -> String {
-        var tabla = Tabla(cabeceras: ["NOMBRE", "TIPO", "ESTADO", "SIGUE", "AJUSTES"])
-        for canal in try todos(tienda, contexto) {
-            let estado =
-                !canal.activo
-                ? "en pausa" : canal.disponible ? "activo" : "no disponible: \(canal.motivo ?? "")"
-            tabla.anadir([
-                canal.nombre, canal.tipo, estado, canal.sigue.descripcion, canal.ajustes,
-            ])
-        }
-        return tabla.texto { contexto.terminal.resaltar($0, .negrita) }
-    }
+    return tabla.texto { terminal.resaltar($0, .negrita) }
 }

@@ -1,3 +1,4 @@
+import Aplicacion
 import Torneo
 
 /// `marcador clasificacion --competicion NOMBRE [--grupo X]`: group tables from the results.
@@ -39,54 +40,15 @@ struct ComandoClasificacion: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let repositorio = try contexto.repositorio
-        let nombre = try Nombres.buscar(
-            competicion ?? "", entre: repositorio.competiciones().compactMap(\.nombre),
-            clase: "competición", plural: "competiciones", femenino: true)
-        let fichas = try repositorio.fichas(competicion: nombre, conEventos: false)
-        var grupos: [String: [FichaDePartido]] = [:]
-        for ficha in fichas {
-            if let grupo = ficha.grupo { grupos[grupo, default: []].append(ficha) }
-        }
-        guard !grupos.isEmpty else {
-            throw Fallo.noEncontrado("La competición \(citado(nombre)) no tiene grupos.")
-        }
-        var elegidos = grupos.keys.map { (grupo: $0, clave: ClaveDeNombre.de($0)) }
-            .sorted { $0.clave < $1.clave }.map(\.grupo)
-        if let grupo {
-            let clave = ClaveDeNombre.de(grupo)
-            elegidos = elegidos.filter {
-                let suya = ClaveDeNombre.de($0)
-                return suya == clave || suya.hasSuffix(" " + clave)
-            }
-            guard !elegidos.isEmpty else {
-                throw Fallo.noEncontrado(
-                    "No hay ningún grupo \(citado(grupo)) en \(citado(nombre)). Grupos: "
-                        + grupos.keys.sorted().map { "«\($0.limpio)»" }.joined(separator: ", ")
-                        + ".")
-            }
-        }
-        let tablas = elegidos.map { grupo -> (String, [Clasificacion.Fila]) in
-            let partidos = grupos[grupo]!
-            let equipos = Set(
-                partidos.flatMap { [$0.partido.local.nombre, $0.partido.visitante.nombre] })
-            let resultados = partidos.compactMap { ficha in
-                ficha.resultado.map {
-                    (
-                        local: ficha.partido.local.nombre,
-                        visitante: ficha.partido.visitante.nombre, marcador: $0
-                    )
-                }
-            }
-            return (grupo, Clasificacion.calcular(resultados, equipos: Array(equipos)))
-        }
+        let (nombre, tablas) = try contexto.nucleo().clasificacion(
+            competicion: competicion ?? "", grupo: grupo)
         if json {
             contexto.terminal.linea(
                 try documentoJSON(
-                    tablas.map { grupo, filas in
+                    tablas.map { tabla in
                         GrupoJSON(
-                            grupo: grupo,
-                            filas: filas.enumerated().map { posicion, fila in
+                            grupo: tabla.grupo,
+                            filas: tabla.filas.enumerated().map { posicion, fila in
                                 FilaJSON(
                                     posicion: posicion + 1, equipo: fila.equipo,
                                     jugados: fila.jugados,
@@ -99,20 +61,20 @@ struct ComandoClasificacion: Comando {
             return .ok
         }
         let t = contexto.terminal
-        for (indice, (grupo, filas)) in tablas.enumerated() {
+        for (indice, tabla) in tablas.enumerated() {
             if indice > 0 { t.linea("") }
-            t.linea(t.resaltar("\(nombre.limpio) · \(grupo.limpio)", .negrita))
-            var tabla = Tabla(
+            t.linea(t.resaltar("\(nombre.limpio) · \(tabla.grupo.limpio)", .negrita))
+            var salida = Tabla(
                 cabeceras: ["#", "EQUIPO", "PJ", "G", "E", "P", "GF", "GC", "DG", "PTS"],
                 aLaDerecha: [0, 2, 3, 4, 5, 6, 7, 8, 9])
-            for (posicion, fila) in filas.enumerated() {
-                tabla.anadir([
+            for (posicion, fila) in tabla.filas.enumerated() {
+                salida.anadir([
                     "\(posicion + 1)", fila.equipo, "\(fila.jugados)", "\(fila.ganados)",
                     "\(fila.empatados)", "\(fila.perdidos)", "\(fila.aFavor)", "\(fila.enContra)",
                     fila.diferenciaConSigno, "\(fila.puntos)",
                 ])
             }
-            t.linea(tabla.texto())
+            t.linea(salida.texto())
         }
         return .ok
     }

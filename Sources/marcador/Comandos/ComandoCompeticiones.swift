@@ -1,3 +1,4 @@
+import Aplicacion
 import Torneo
 
 /// `marcador competiciones`: each competition with its counts.
@@ -11,7 +12,7 @@ struct ComandoCompeticiones: Comando {
     var json: Bool
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let competiciones = try contexto.repositorio.competiciones()
+        let competiciones = try contexto.nucleo().competiciones()
         if json {
             contexto.terminal.linea(try documentoJSON(competiciones))
             return .ok

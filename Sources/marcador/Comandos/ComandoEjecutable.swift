@@ -1,14 +1,20 @@
-import Almacen
+import Aplicacion
 
-/// A command that runs: its behaviour sits in `ejecutar` (`run()` in swift-argument-parser).
+/// A command that runs: its behaviour sits in `ejecutar` (`run()` in swift-argument-parser),
+/// which parses nothing more and calls the core.
 @MainActor
 protocol Comando: ComandoDeclarado {
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida
-    /// What `ejecutar` would refuse (a usage error, an unknown match) on the data as
-    /// `--reiniciar-datos` will leave it, checked on `semilla` before anything is wiped.
-    func validarTrasReinicio(en semilla: DatabaseQueue) throws
+
+    /// What `ejecutar` would refuse, found on `ensayo`: the data as `--reiniciar-datos` will
+    /// leave it, before anything is wiped. By default the whole command runs there (its writes
+    /// land in memory, its output nowhere); commands with effects outside the store check
+    /// their inputs instead.
+    func validarTrasReinicio(en ensayo: Contexto) async throws
 }
 
 extension Comando {
-    func validarTrasReinicio(en semilla: DatabaseQueue) throws {}
+    func validarTrasReinicio(en ensayo: Contexto) async throws {
+        _ = try await ejecutar(en: ensayo)
+    }
 }

@@ -1,3 +1,4 @@
+import Aplicacion
 import Torneo
 
 /// `marcador goleadores --competicion NOMBRE [--limite N]`: top scorers from the scripts.
@@ -36,25 +37,16 @@ struct ComandoGoleadores: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let repositorio = try contexto.repositorio
-        let nombre = try Nombres.buscar(
-            competicion ?? "", entre: repositorio.competiciones().compactMap(\.nombre),
-            clase: "competición", plural: "competiciones", femenino: true)
-        let filas = Goleadores.contar(
-            try repositorio.fichas(competicion: nombre, conEventos: true).map(\.partido))
-        // Tied players share a position (1, 2, 2, 4…).
-        var posiciones: [Int] = []
-        for (i, fila) in filas.enumerated() {
-            posiciones.append(i > 0 && filas[i - 1].goles == fila.goles ? posiciones[i - 1] : i + 1)
-        }
-        let mostradas = Array(zip(posiciones, filas).prefix(limite ?? 20))
+        let (nombre, mostradas) = try contexto.nucleo().goleadores(
+            competicion: competicion ?? "", limite: limite ?? 20)
         if json {
             contexto.terminal.linea(
                 try documentoJSON(
                     mostradas.map {
                         FilaJSON(
-                            posicion: $0.0, jugador: $0.1.jugador, equipo: $0.1.equipo,
-                            goles: $0.1.goles, penaltis: $0.1.penaltis)
+                            posicion: $0.posicion, jugador: $0.fila.jugador,
+                            equipo: $0.fila.equipo, goles: $0.fila.goles,
+                            penaltis: $0.fila.penaltis)
                     }))
             return .ok
         }

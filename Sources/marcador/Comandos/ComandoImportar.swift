@@ -1,14 +1,5 @@
-import Almacen
-import Importador
-import Persistencia
-import Sistema
+import Aplicacion
 import Torneo
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `marcador importar <fichero.json> [--simular]`: real matches from openfootball JSON.
 struct ComandoImportar: Comando {
@@ -35,35 +26,16 @@ struct ComandoImportar: Comando {
 
     var soloComprobar: Bool { simular || dryRun }
 
-    /// Files larger than this are refused before reading: no match file comes near it.
-    static let tamanoMaximo = 64 * 1024 * 1024
-
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let bytes = try leerFichero()
-        let nombrePorDefecto = String(ruta.split(separator: "/").last ?? "importado")
-        let competicion: Competicion
-        do {
-            competicion = try LectorOpenFootball.leer(bytes, nombrePorDefecto: nombrePorDefecto)
-        } catch let fallo as FalloDeImportacion {
-            throw Fallo.datos("No se importa nada de \(citado(ruta)): \(fallo.mensaje).")
+        // Read and checked whole before the store is even opened: a bad file changes nothing.
+        let competicion = try Nucleo.leerPartidos(ruta)
+        let nucleo = try contexto.nucleo()
+        for advertencia in competicion.partidos.flatMap(\.avisos) {
+            contexto.advertir("advertencia: \(TextoSeguro.limpio(advertencia))")
         }
-        let tienda = try contexto.tienda()
-        for aviso in competicion.partidos.flatMap(\.avisos) {
-            escribirEnStderr("advertencia: \(TextoSeguro.limpio(aviso))\n")
-        }
-        let entradas = competicion.partidos.map { partido in
-            EntradaDeImportacion(
-                clave: partido.clave(competicion: competicion.nombre), local: partido.local,
-                visitante: partido.visitante, competicion: competicion.nombre, ronda: partido.ronda,
-                fecha: partido.fecha, hora: partido.hora, grupo: partido.grupo,
-                estadio: partido.estadio,
-                finalDelPartido: partido.finalDelPartido, trasLaProrroga: partido.trasLaProrroga,
-                penaltis: partido.penaltis, tieneProrroga: partido.tieneProrroga,
-                goles: partido.goles,
-                conAvisos: !partido.avisos.isEmpty)
-        }
-        let resumen = try tienda.importacion.importar(entradas, soloComprobar: soloComprobar)
+        let hecha = try nucleo.importar(competicion, simular: soloComprobar)
         let terminal = contexto.terminal
+        let resumen = hecha.resumen
         terminal.linea(
             "\(TextoSeguro.limpio(competicion.nombre)): "
                 + Textos.cuenta(competicion.partidos.count, "partido", "partidos") + " y "
@@ -74,38 +46,5 @@ struct ComandoImportar: Comando {
         )
         if soloComprobar { terminal.linea("(simulación: no se ha guardado nada)") }
         return .ok
-    }
-
-    private func leerFichero() throws -> [UInt8] {
-        var info = stat()
-        guard stat(ruta, &info) == 0 else {
-            throw Fallo.noEncontrado("No existe el fichero \(citado(ruta)).")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw Fallo.noEncontrado("\(citado(ruta)) no es un fichero.")
-        }
-        guard Int(info.st_size) <= Self.tamanoMaximo else {
-            throw Fallo.datos(
-                "No se importa nada de \(citado(ruta)): ocupa \(info.st_size / 1_048_576) MB y el máximo es "
-                    + "\(Self.tamanoMaximo / 1_048_576) MB.")
-        }
-        guard let fichero = fopen(ruta, "rb") else {
-            throw Fallo.entradaSalida(
-                "No se puede leer \(citado(ruta)): \(errorDelSistema(errno)).")
-        }
-        defer { fclose(fichero) }
-        var bytes: [UInt8] = []
-        var bloque = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = fread(&bloque, 1, bloque.count, fichero)
-            if n > 0 { bytes += bloque[0..<n] }
-            if n < bloque.count {
-                if ferror(fichero) != 0 {
-                    throw Fallo.entradaSalida("No se puede leer \(citado(ruta)): error de lectura.")
-                }
-                break
-            }
-        }
-        return bytes
     }
 }

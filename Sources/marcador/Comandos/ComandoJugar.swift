@@ -1,4 +1,5 @@
 import Almacen
+import Aplicacion
 import Avisos
 import Motor
 import Persistencia
@@ -66,75 +67,85 @@ struct ComandoJugar: Comando {
         }
     }
 
-    func validarTrasReinicio(en semilla: DatabaseQueue) throws {
-        let partido = try PartidosSQLite(semilla).partidoExistente(id)
-        try comprobarDuracion(partido)
-        if reanudar {
-            _ = try ejecucionReanudable(
-                ControlDeEjecuciones(
-                    ejecuciones: EjecucionesSQLite(semilla), duracionAjustada: { 90 },
-                    propietario: .actual, despertar: { _ in }))
-        }
+    /// The match, the duration and the run to resume, checked on the data as the reset will
+    /// leave them; nothing is played.
+    func validarTrasReinicio(en ensayo: Contexto) async throws {
+        let juegos = Juegos(
+            nucleo: try ensayo.nucleo(), registro: try ensayo.nucleo().registro(eco: false))
+        _ = try juegos.comprobar(peticion(canalesPropios: []))
     }
 
-    private func comprobarDuracion(_ partido: Partido) throws(Fallo) {
-        if let duracion, !partido.duracionesPermitidas.contains(duracion) {
-            throw Fallo.uso(Duracion.noValida(String(duracion), conProrroga: false))
-        }
+    private func peticion(canalesPropios: [String]) -> PeticionDeJuego {
+        PeticionDeJuego(
+            partido: id, duracion: duracion, msPorMinuto: msPorMinuto, reanudar: reanudar,
+            canalesPropios: canalesPropios)
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let tienda = try contexto.tienda()
-        let repositorio = tienda.partidos
-        let partido = try repositorio.partidoExistente(id)
-        try comprobarDuracion(partido)
+        let nucleo = try contexto.nucleo()
         let pantalla = Pantalla(terminal: contexto.terminal)
-        let registro = RegistroEnPantalla(base: tienda.registro(eco: true), pantalla: pantalla)
-        let control = ControlDeEjecuciones(
-            ejecuciones: tienda.ejecuciones,
-            duracionAjustada: { try repositorio.ajustes().duracion },
-            propietario: .actual, registro: registro, despertar: { $0.propietario.despertar() })
-        let guardada = reanudar ? try ejecucionReanudable(control) : nil
-        let ajustes = try preguntarPermisoSiHaceFalta(repositorio, contexto)
+        let registro = RegistroEnPantalla(base: nucleo.registro(), pantalla: pantalla)
+        let juegos = Juegos(nucleo: nucleo, registro: registro)
+        let (partido, _) = try juegos.comprobar(peticion(canalesPropios: []))
+        let ajustes = try preguntarPermisoSiHaceFalta(nucleo, contexto)
         if partido.eventos.isEmpty {
             contexto.terminal.linea(
                 "Este partido no tiene goles en su guion: se juega sin ninguno.")
         }
-        try tienda.mantenimiento.podar(ahora: segundosUnix())
+        try nucleo.podar()
         let enPrimerPlano = !(silencio || ajustes.sinAvisosEnPrimerPlano)
+        var propios: [CanalActivo] = []
+        if enPrimerPlano {
+            let terminal = pantalla.terminal
+            propios.append(
+                CanalActivo(
+                    notificador: CanalTerminal(
+                        conCampana: terminal.esInteractiva, enmarcado: terminal.esInteractiva
+                    ) { texto in pantalla.linea(texto) }))
+        }
         let reparto = try RepartoEnProceso(
-            tienda: tienda, registro: registro, entorno: contexto.entorno, pantalla: pantalla,
-            conBanner: enPrimerPlano)
+            Reparto(nucleo) { fallo in
+                pantalla.linea(
+                    "Canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí "
+                        + "(\(fallo.motivo)): sus avisos esperan a «marcador avisos vigilar» donde funcione."
+                )
+            }, propios: propios, registro: registro)
         let dibujo = DibujoDelPartido(pantalla: pantalla)
-        control.alEmpezar = { _, cronica in reparto.atender(ejecucion: cronica.ejecucion) }
-        control.alCambiar = { modelo, cambio in
-            dibujo.dibujar(modelo, cambio)
-            if case .gol = cambio { reparto.despertar() }
-        }
-        control.alRelanzar = { minutos in
-            pantalla.cerrarEstado()
-            pantalla.linea("La duración cambió a \(minutos) minutos: el partido vuelve a empezar.")
-        }
-        let peticion = ControlDeEjecuciones.Peticion(
-            partido: partido, duracion: duracion,
-            msPorMinuto: msPorMinuto ?? ajustes.msPorMinuto, reanudar: guardada,
-            canalesPropios: enPrimerPlano ? [TipoDeCanal.nombreTerminal] : [])
 
         // Signals become task cancellation: the match logs CANCELADO, the lanes abandon their
         // transfers, and the process leaves within the tick, whatever a channel is doing.
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGWINCH])
         // A stop request from another host arrives as a notification (signals do not cross
         // machines); on one host SIGUSR1 does the same.
-        let escucha = tienda.escuchar(.parar) { _ in
-            Task { @MainActor in control.revisarParada() }
+        let escucha = nucleo.tienda.escuchar(.parar) { _ in
+            Task { @MainActor in juegos.revisarParadas() }
         }
         defer { escucha?.parar() }
         let salida = SalidaPorSenal()
-        let partidoEnJuego = Task { @MainActor in try await control.jugar(peticion) }
+        let pedida = peticion(
+            canalesPropios: enPrimerPlano ? [TipoDeCanal.nombreTerminal] : [])
+        var ultima: Int?
+        let partidoEnJuego = Task { @MainActor in
+            try await juegos.jugar(
+                pedida,
+                alEmpezar: { _, ejecucion in
+                    ultima = ejecucion
+                    reparto.atender(ejecucion: ejecucion)
+                },
+                alCambiar: { modelo, cambio in
+                    dibujo.dibujar(modelo, cambio)
+                    if case .gol = cambio { reparto.despertar() }
+                },
+                alRelanzar: { minutos in
+                    pantalla.cerrarEstado()
+                    pantalla.linea(
+                        "La duración cambió a \(minutos) minutos: el partido vuelve a empezar.")
+                })
+        }
         let vigia = Task { @MainActor in
             for await numero in senales {
                 if numero == SIGUSR1 {
-                    control.revisarParada()
+                    juegos.revisarParadas()
                 } else if numero == SIGWINCH {
                     pantalla.redibujar()
                 } else {
@@ -144,20 +155,19 @@ struct ComandoJugar: Comando {
             }
         }
         defer { vigia.cancel() }
-        let desenlace: ControlDeEjecuciones.Desenlace
+        let desenlace: Juegos.Desenlace
         do {
             desenlace = try await partidoEnJuego.value
-        } catch ControlDeEjecuciones.FalloDeReanudacion.tomadaPorOtro {
+        } catch {
             await reparto.despachador.detener(plazo: .zero)
-            throw Fallo.uso(
-                "Otro proceso ha reanudado o reemplazado el partido \(id) mientras tanto.")
+            throw error
         }
-        let ultima = control.ejecucionUltima
         // The final whistle: deliveries still in flight get half a second (none after a
         // signal), then their leases go back to the queue for the next dispatcher.
+        let ejecucion = ultima
         let final = Task { @MainActor in
             await reparto.terminar(
-                plazo: salida.senal == nil ? .milliseconds(500) : .zero, ejecucion: ultima)
+                plazo: salida.senal == nil ? .milliseconds(500) : .zero, ejecucion: ejecucion)
         }
         salida.alRecibir = { final.cancel() }
         let pendientes = await final.value
@@ -190,44 +200,18 @@ struct ComandoJugar: Comando {
 
     /// Like the system dialog: the first `jugar` on a terminal asks once; without a terminal to
     /// ask on, permission stays off and nobody is asked.
-    private func preguntarPermisoSiHaceFalta(
-        _ repositorio: any PartidosRepositorio, _ contexto: Contexto
-    )
-        throws
+    private func preguntarPermisoSiHaceFalta(_ nucleo: Nucleo, _ contexto: Contexto) throws
         -> Ajustes
     {
-        var ajustes = try repositorio.ajustes()
+        let ajustes = try nucleo.ajustes()
         guard ajustes.avisosPermitidos == nil, contexto.terminal.puedePreguntar else {
             return ajustes
         }
         contexto.terminal.escribir("¿Activar avisos de gol? [s/N] ")
         let respuesta = (readLine() ?? "").lowercased()
-        ajustes.avisosPermitidos = ["s", "si", "sí", "y", "yes"].contains(respuesta)
-        try repositorio.guardar(ajustes)
-        contexto.terminal.linea(
-            ajustes.avisosPermitidos == true
-                ? "Avisos de gol: activados" : "Avisos de gol: desactivados")
-        return ajustes
-    }
-
-    /// `--reanudar` continues a run whose process died or that was cancelled; anything else is
-    /// refused with what to do instead.
-    private func ejecucionReanudable(_ control: ControlDeEjecuciones) throws -> EjecucionGuardada {
-        do {
-            return try control.reanudable(partido: id)
-        } catch ControlDeEjecuciones.FalloDeReanudacion.sinEmpezar {
-            throw Fallo.uso(
-                "El partido \(id) no ha empezado: no hay nada que reanudar. Júgalo con «marcador jugar \(id)»."
-            )
-        } catch ControlDeEjecuciones.FalloDeReanudacion.enJuego(let pid) {
-            throw Fallo.uso(
-                "El partido \(id) se está jugando en otro proceso (pid \(pid ?? 0)); "
-                    + "«marcador jugar \(id)» lo reemplaza y empieza de cero.")
-        } catch is ControlDeEjecuciones.FalloDeReanudacion {
-            throw Fallo.uso(
-                "El partido \(id) ya terminó: no hay nada que reanudar. «marcador jugar \(id)» lo juega de nuevo."
-            )
-        }
+        let permitidos = ["s", "si", "sí", "y", "yes"].contains(respuesta)
+        contexto.terminal.linea(try nucleo.permitirAvisos(permitidos))
+        return try nucleo.ajustes()
     }
 }
 

@@ -1,4 +1,4 @@
-import Almacen
+import Aplicacion
 import Torneo
 
 /// `marcador partido <id>`: the match card (DESIGN §10).
@@ -15,30 +15,14 @@ struct ComandoPartido: Comando {
     @Bandera("--json", ayuda: "Escribe la ficha en JSON, para otros programas.")
     var json: Bool
 
-    func validarTrasReinicio(en semilla: DatabaseQueue) throws {
-        _ = try PartidosSQLite(semilla).partidoExistente(id.valor)
-    }
-
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let tienda = try contexto.tienda()
-        let repositorio = tienda.partidos
-        guard let ficha = try repositorio.ficha(id: id.valor) else {
-            _ = try repositorio.partidoExistente(id.valor)  // the user's «no such match»
-            return .noEncontrado
-        }
-        let ejecuciones = try tienda.ejecuciones.todas(partido: id.valor)
-        let resumen = try repositorio.resumenes(competicion: ficha.partido.competicion).first {
-            $0.id == id.valor
-        }
-        let goles = Self.linea(ficha.partido)
+        let completa = try contexto.nucleo().ficha(id.valor)
         if json {
-            contexto.terminal.linea(
-                try documentoJSON(
-                    FichaJSON(
-                        ficha: ficha, resumen: resumen, goles: goles, ejecuciones: ejecuciones)))
+            contexto.terminal.linea(try documentoJSON(FichaJSON(completa)))
             return .ok
         }
         let t = contexto.terminal
+        let (ficha, resumen, ejecuciones) = (completa.ficha, completa.resumen, completa.ejecuciones)
         let partido = ficha.partido
         t.linea(
             t.resaltar("\(partido.local.nombre) – \(partido.visitante.nombre)".limpio, .negrita))
@@ -56,16 +40,14 @@ struct ComandoPartido: Comando {
         }
         if let texto = ficha.oficial?.texto { t.linea("Resultado oficial: \(texto)") }
         t.linea("")
-        if goles.isEmpty {
+        if completa.goles.isEmpty {
             t.linea(
                 ficha.conGuion ? "Sin goles en el guion." : "El fichero no dio la lista de goles.")
         } else {
             var tabla = Tabla(
                 cabeceras: ["MINUTO", "JUGADOR", "EQUIPO", "MARCADOR"], aLaDerecha: [0])
-            for gol in goles {
-                tabla.anadir([
-                    gol.minuto + "'", gol.jugadorConMarcas, gol.equipo, gol.marcador,
-                ])
+            for gol in completa.goles {
+                tabla.anadir([gol.minuto + "'", gol.jugadorConMarcas, gol.equipo, gol.marcador])
             }
             t.linea("Goles:\n" + tabla.texto { t.resaltar($0, .negrita) })
         }
@@ -90,112 +72,6 @@ struct ComandoPartido: Comando {
             t.linea("\nEjecuciones:\n" + tabla.texto { t.resaltar($0, .negrita) })
         }
         return .ok
-    }
-
-    /// One goal of the timeline.
-    struct GolJSON: Encodable {
-        var minuto: String
-        var jugador: String
-        var equipo: String
-        var penalti: Bool
-        var enPropiaPuerta: Bool
-        /// The score right after it.
-        var marcador: String
-
-        /// `Messi (p)`, `Mandžukić (pp)`.
-        var jugadorConMarcas: String {
-            jugador + (penalti ? " (p)" : "") + (enPropiaPuerta ? " (pp)" : "")
-        }
-    }
-
-    /// The script as a timeline, in playing order, with the score after each goal; for a run
-    /// being played (the screen of `servir`), only the goals up to its minute.
-    nonisolated static func linea(
-        _ partido: Partido, duracion: Int = Duracion.conProrroga, hastaElMinuto: Int = .max
-    ) -> [GolJSON] {
-        var marcador = Marcador.cero
-        var goles: [GolJSON] = []
-        for case .gol(let gol) in partido.eventos(hasta: duracion)
-        where gol.minuto.minuto <= hastaElMinuto {
-            marcador = marcador.sumando(gol.lado)
-            goles.append(
-                GolJSON(
-                    minuto: gol.minuto.description, jugador: gol.jugador.nombre,
-                    equipo: gol.jugador.equipo.nombre, penalti: gol.penalti,
-                    enPropiaPuerta: gol.enPropiaPuerta, marcador: marcador.description))
-        }
-        return goles
-    }
-
-    struct FichaJSON: Encodable {
-        struct Oficial: Encodable {
-            var final: String?
-            var prorroga: String?
-            var penaltis: String?
-            var texto: String?
-        }
-        struct EjecucionJSON: Encodable {
-            var codigo: String
-            var duracion: Int
-            var estado: String
-            var estadoTexto: String
-            var minuto: Int
-            var marcador: String
-            var golesAMano: String
-            var empezada: String?
-            var acabada: String?
-        }
-        var id: Int
-        var local: String
-        var visitante: String
-        var competicion: String?
-        var grupo: String?
-        var ronda: String?
-        var fecha: String?
-        var hora: String?
-        var estadio: String?
-        var estado: String?
-        var estadoTexto: String?
-        var minuto: Int?
-        var marcador: String?
-        var duracion: Int?
-        var resultadoOficial: Oficial?
-        var goles: [GolJSON]
-        var ejecuciones: [EjecucionJSON]
-
-        init(
-            ficha: FichaDePartido, resumen: ResumenDePartido?, goles: [GolJSON],
-            ejecuciones: [EjecucionGuardada]
-        ) {
-            id = ficha.partido.id
-            local = ficha.partido.local.nombre
-            visitante = ficha.partido.visitante.nombre
-            competicion = ficha.partido.competicion
-            grupo = ficha.grupo
-            ronda = ficha.ronda
-            fecha = ficha.fecha
-            hora = ficha.hora
-            estadio = ficha.estadio
-            estado = resumen?.estado.clave
-            estadoTexto = resumen?.estado.texto
-            minuto = resumen?.minuto
-            marcador = resumen?.marcador.description
-            duracion = resumen?.duracion
-            resultadoOficial = ficha.oficial.map {
-                Oficial(
-                    final: $0.final?.description, prorroga: $0.prorroga?.description,
-                    penaltis: $0.penaltis?.description, texto: $0.texto)
-            }
-            self.goles = goles
-            self.ejecuciones = ejecuciones.map {
-                EjecucionJSON(
-                    codigo: $0.codigo, duracion: $0.duracion, estado: $0.estadoDelPartido.clave,
-                    estadoTexto: $0.estadoDelPartido.texto, minuto: $0.minuto,
-                    marcador: ($0.goles + $0.golesAMano).description,
-                    golesAMano: $0.golesAMano.description, empezada: $0.empezada,
-                    acabada: $0.acabada)
-            }
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// The root of the command tree: `marcador` alone prints the help.
 struct ComandoRaiz: Comando {
     static let configuracion = ConfiguracionDeComando(

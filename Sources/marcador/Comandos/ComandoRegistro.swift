@@ -1,4 +1,4 @@
-import Almacen
+import Aplicacion
 import Torneo
 
 /// `marcador registro`: every line the program logged, newest last.
@@ -24,13 +24,8 @@ struct ComandoRegistro: Comando {
 
     var partido: Int? { partidoLeido }
 
-    func validarTrasReinicio(en semilla: DatabaseQueue) throws {
-        if let partido { _ = try PartidosSQLite(semilla).partidoExistente(partido) }
-    }
-
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        if let partido { _ = try contexto.repositorio.partidoExistente(partido) }
-        let lineas = try contexto.tienda().lineasDelRegistro(partido: partido, limite: ultimas)
+        let lineas = try contexto.nucleo().registro(partido: partido, ultimas: ultimas)
         if json {
             contexto.terminal.linea(try documentoJSON(lineas))
             return .ok

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// A command line read: the command path (root first) with each command's declarations filled.
 @MainActor
 struct LineaLeida {

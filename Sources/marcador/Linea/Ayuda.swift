@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// Help texts, written from the declarations so they never drift from what is accepted.
 @MainActor
 enum Ayuda {

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// The process exit statuses of DESIGN §5; stable, so scripts can branch on them.
 enum CodigoDeSalida: Int32, Sendable {
     case ok = 0
@@ -26,6 +28,18 @@ extension CodigoDeSalida {
         case 1: .colgado
         case 15: .terminado
         default: .interrumpido
+        }
+    }
+
+    /// The status a kind of failure exits with (a state that forbids the request, such as
+    /// nothing to undo, is a usage error on the command line).
+    init(_ clase: Fallo.Clase) {
+        switch clase {
+        case .uso, .conflicto: self = .uso
+        case .datos: self = .datos
+        case .noEncontrado: self = .noEncontrado
+        case .noDisponible: self = .canalNoDisponible
+        case .entradaSalida: self = .entradaSalida
         }
     }
 }

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// What a command is called, says and contains.
 struct ConfiguracionDeComando {
     var nombre: String

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// Shell completion scripts, written from the command tree's declarations, so a new command or
 /// option completes without anyone editing a script.
 @MainActor
@@ -216,13 +218,6 @@ enum Completado {
 
     /// Single-quoted for the shell (names have no quotes, but be safe).
     private static func comillas(_ texto: String) -> String {
-        "'" + texto.replacingOccurrences("'", "'\\''") + "'"
-    }
-}
-
-extension String {
-    /// Plain replacement without Foundation.
-    func replacingOccurrences(_ buscado: String, _ nuevo: String) -> String {
-        split(separator: buscado, omittingEmptySubsequences: false).joined(separator: nuevo)
+        "'" + texto.reemplazando("'", por: "'\\''") + "'"
     }
 }

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// The declarations a command makes of its arguments, options and flags: each one is both what
 /// help, completion and the man page describe and the typed key the command reads with
 /// (swift-argument-parser's shape: an undeclared option cannot be read, a declared one cannot

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// The man page (troff `man` macros), written from the same declarations as help.
 @MainActor
 enum Manual {
@@ -71,7 +73,7 @@ enum Manual {
 
     /// Backslashes and leading dots or quotes are troff syntax; hyphens are written `\-`.
     private static func escapar(_ texto: String) -> String {
-        var salida = texto.replacingOccurrences("\\", "\\e").replacingOccurrences("-", "\\-")
+        var salida = texto.reemplazando("\\", por: "\\e").reemplazando("-", por: "\\-")
         if salida.hasPrefix(".") || salida.hasPrefix("'") { salida = "\\&" + salida }
         return salida
     }

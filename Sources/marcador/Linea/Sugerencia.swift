@@ -1,3 +1,4 @@
+import Aplicacion
 import Torneo
 
 /// "Did you mean…": the closest known word to a mistyped one.

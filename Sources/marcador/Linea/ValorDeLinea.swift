@@ -1,3 +1,4 @@
+import Aplicacion
 import Torneo
 
 /// A type an option or argument can be read as: the conversion, the placeholder help shows, and
@@ -13,12 +14,6 @@ protocol ValorDeLinea {
 
 extension ValorDeLinea {
     static var valoresPosibles: [String]? { nil }
-}
-
-/// What a text value is quoted as in a message: escaped, and cut if enormous.
-func citado(_ texto: String) -> String {
-    let corto = texto.count > 200 ? String(texto.prefix(200)) + "…" : texto
-    return "«\(TextoSeguro.limpio(corto))»"
 }
 
 extension Int: ValorDeLinea {

@@ -1,3 +1,5 @@
+import Aplicacion
+
 /// The status line of `jugar`, fitted to the terminal's width: it must never wrap, or every
 /// redraw would leave a stale line behind.
 struct LineaDeEstado: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Almacen
+import Aplicacion
 import Persistencia
 import Sistema
 import Synchronization

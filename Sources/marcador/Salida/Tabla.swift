@@ -1,3 +1,4 @@
+import Aplicacion
 import Sistema
 import Torneo
 
@@ -70,8 +71,8 @@ struct Tabla {
     }
 
     /// Writes the table, each line ending in a line break, to standard output.
-    func escribir(resaltarCabecera: (String) -> String = { $0 }) {
-        volcar(resaltarCabecera: resaltarCabecera) { escribirEnDescriptor(1, $0) }
+    func escribir(en terminal: Terminal, resaltarCabecera: (String) -> String = { $0 }) {
+        volcar(resaltarCabecera: resaltarCabecera) { terminal.escribir($0) }
     }
 
     /// Hands the table's bytes to `salida` in pieces of about 64 KiB.

@@ -1,4 +1,6 @@
+import Aplicacion
 import Sistema
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,6 +18,16 @@ struct Terminal: Sendable {
     var conColor: Bool
     /// `COLUMNS`, for when the terminal does not say its width.
     var columnasDelEntorno: Int?
+    /// The first failed write to standard output, shared by every copy of this value.
+    let fallos = FallosDeSalida()
+
+    /// A terminal for rehearsals: it writes nothing.
+    static var muda: Terminal {
+        let terminal = Terminal(
+            esInteractiva: false, puedePreguntar: false, conColor: false, columnasDelEntorno: nil)
+        terminal.fallos.callar()
+        return terminal
+    }
 
     static func actual(entorno: [String: String]) -> Terminal {
         let interactiva = isatty(1) == 1 && entorno["TERM"] != "dumb"
@@ -36,8 +48,24 @@ struct Terminal: Sendable {
 
     /// Writes straight to file descriptor 1: no buffer to flush before exiting or before a log
     /// line on stderr, so the two streams interleave in the order things happened.
+    /// Once a write has failed nothing more is written (a closed pipe, a full disk): the
+    /// failure is kept for the end of the command (DESIGN §13).
     func escribir(_ texto: String) {
-        escribirEnDescriptor(1, texto)
+        guard fallos.error == 0 else { return }
+        fallos.anotar(escribirEnDescriptor(1, texto))
+    }
+
+    /// Bytes to standard output, with the same rules as `escribir`.
+    func escribir(_ bytes: UnsafeRawBufferPointer) {
+        guard fallos.error == 0 else { return }
+        fallos.anotar(escribirEnDescriptor(1, bytes))
+    }
+
+    /// Throws once standard output failed, so a long listing stops instead of computing rows
+    /// nobody will read.
+    func comprobarSalida() throws(SalidaFallida) {
+        let error = fallos.error
+        if error != 0 && error != FallosDeSalida.callada { throw SalidaFallida(errno: error) }
     }
 
     func linea(_ texto: String = "") {
@@ -57,4 +85,28 @@ struct Terminal: Sendable {
         case gris = "2"
         case cian = "36"
     }
+}
+
+/// The first `errno` a write to standard output got (0 while none failed).
+final class FallosDeSalida: Sendable {
+    private let primero = Atomic<Int32>(0)
+
+    var error: Int32 { primero.load(ordering: .acquiring) }
+
+    /// From now on nothing is written, and no failure is reported (a rehearsal).
+    func callar() { anotar(Self.callada) }
+
+    /// A value no `errno` takes.
+    static let callada: Int32 = -1
+
+    func anotar(_ error: Int32) {
+        guard error != 0 else { return }
+        _ = primero.compareExchange(expected: 0, desired: error, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// Standard output could not be written: `EPIPE` when the reader left (the command then ends
+/// quietly), any other error (a full disk, `/dev/full`) is exit 74 with a message.
+struct SalidaFallida: Error, Sendable {
+    var errno: Int32
 }

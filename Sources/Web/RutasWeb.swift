@@ -1,7 +1,6 @@
-import Almacen
+import Aplicacion
 import Avisos
 import FoundationEssentials
-import Motor
 import Persistencia
 import Servidor
 import Sistema
@@ -13,14 +12,17 @@ import Torneo
 /// Every request passes the same checks first: its `Host` must name this server (a page on
 /// another site that rebinds its DNS name to 127.0.0.1 is refused), and a request that changes
 /// something must come from this server's own pages (`Origin`) and carry their key
-/// (`X-Marcador-Token`). Runs on the server's loop thread.
-struct AplicacionWeb: Sendable {
-    let tienda: any Tienda
+/// (`X-Marcador-Token`). Runs on the server's loop thread; every route decodes its input, calls
+/// one use case of the core and encodes the result.
+struct RutasWeb: Sendable {
+    let nucleo: Nucleo
     let token: String
     /// The address it listens on: with the port, what `Host` must say (and on loopback, its
     /// other names: `localhost:8080`…).
     let direccion: String
-    let partidos: PartidosDelServidor
+    let juegos: Juegos
+    /// Rings the server's dispatcher when a minute brought goals.
+    let despertarReparto: @Sendable () -> Void
     /// Where the dispatcher keeps fetched attachments: the only folder images come from.
     let carpetaDeAdjuntos: String?
 
@@ -43,30 +45,28 @@ struct AplicacionWeb: Sendable {
         } catch let fallo as FalloWeb {
             respuesta = Self.json(
                 fallo.estado, MensajeJSON(error: fallo.mensaje), cabeceras: fallo.cabeceras)
-        } catch let fallo as Fallo {
-            respuesta = Self.json(Self.estado(de: fallo.codigo), MensajeJSON(error: fallo.mensaje))
         } catch {
-            let fallo = Fallo.deBaseDeDatos(error, ruta: "")
-            respuesta = Self.json(503, MensajeJSON(error: fallo.mensaje))
+            let fallo = Fallo.de(error, tienda: nucleo.descripcion)
+            respuesta = Self.json(Self.estado(de: fallo.clase), MensajeJSON(error: fallo.mensaje))
         }
         respuesta.headers = Self.cabecerasComunes + respuesta.headers
         return respuesta
     }
 
-    /// The CLI's exit codes as HTTP statuses.
-    static func estado(de codigo: CodigoDeSalida) -> Int {
-        switch codigo {
+    /// The kinds of failure as HTTP statuses (the CLI's 66 is 404, 64/65 are 422…).
+    static func estado(de clase: Fallo.Clase) -> Int {
+        switch clase {
         case .noEncontrado: 404
         case .uso, .datos: 422
-        case .canalNoDisponible, .entradaSalida: 503
-        default: 500
+        case .conflicto: 409
+        case .noDisponible, .entradaSalida: 503
         }
     }
 
     // MARK: - Checks
 
     private func comprobarHost(_ peticion: HTTPRequest) throws(FalloWeb) {
-        let hosts = ComandoServir.hosts(direccion: direccion, puerto: peticion.serverPort)
+        let hosts = ServicioWeb.hosts(direccion: direccion, puerto: peticion.serverPort)
         guard let host = peticion.header("host"), hosts.contains(host.lowercased()) else {
             throw FalloWeb(
                 421,
@@ -109,7 +109,7 @@ struct AplicacionWeb: Sendable {
         case ("partidos", 2):
             try metodo(peticion, lectura)
             let id = try numeroDePartido(partes[1])
-            _ = try tienda.partidos.partidoExistente(id)
+            _ = try nucleo.partidoExistente(id)
             return try pagina("partido.html", ["PARTIDO": String(id)])
         case ("eventos", 1):
             try metodo(peticion, lectura)
@@ -138,7 +138,7 @@ struct AplicacionWeb: Sendable {
             return try listaDePartidos()
         case ("ajustes", 1):
             try metodo(peticion, lectura)
-            return Self.json(200, AjustesDePantallaJSON(try tienda.partidos.ajustes()))
+            return Self.json(200, AjustesDePantallaJSON(try nucleo.ajustes()))
         case ("partidos", 2):
             try metodo(peticion, lectura)
             return try fichaDePartido(try numeroDePartido(partes[1]))
@@ -198,7 +198,7 @@ struct AplicacionWeb: Sendable {
     /// A notice's fetched attachment, only from the dispatcher's own folder.
     private func imagen(_ texto: String) throws -> HTTPResponse {
         guard let id = Int(texto), let carpeta = carpetaDeAdjuntos,
-            let ruta = try tienda.cambios.imagen(de: id), ruta.hasPrefix(carpeta + "/"),
+            let ruta = try nucleo.tienda.cambios.imagen(de: id), ruta.hasPrefix(carpeta + "/"),
             !ruta.contains("/../"),
             let bytes = leerFichero(ruta, maximo: TipoDeAdjunto.limiteMaximo),
             let tipo = TipoDeAdjunto.detectar(bytes)
@@ -211,17 +211,16 @@ struct AplicacionWeb: Sendable {
     private func listaDePartidos() throws -> HTTPResponse {
         // The cursor first: a change committed after it is replayed to the page, so it can
         // arrive twice (harmless: events carry whole states), never go missing.
-        let cursor = try tienda.cambios.ultimo()
-        let lista = try tienda.partidos.resumenes().map(PartidoJSON.init)
+        let cursor = try nucleo.tienda.cambios.ultimo()
+        let lista = try nucleo.partidos().map(PartidoJSON.init)
         return Self.json(200, lista, cabeceras: [("X-Ultimo-Evento", String(cursor))])
     }
 
     private func fichaDePartido(_ id: Int) throws -> HTTPResponse {
-        let cursor = try tienda.cambios.ultimo()
-        let repositorio = tienda.partidos
-        let partido = try repositorio.partidoExistente(id)
-        let ajustes = try repositorio.ajustes()
-        let ultima = try tienda.ejecuciones.ultima(partido: id)
+        let cursor = try nucleo.tienda.cambios.ultimo()
+        let partido = try nucleo.partidoExistente(id)
+        let ajustes = try nucleo.ajustes()
+        let ultima = try nucleo.tienda.ejecuciones.ultima(partido: id)
         let situacion = PantallaJSON(
             partido: partido, ejecucion: ultima?.id,
             estado: ultima?.estadoDelPartido ?? .sinEmpezar,
@@ -243,14 +242,16 @@ struct AplicacionWeb: Sendable {
 
     private func jugar(_ id: Int, _ peticion: HTTPRequest) throws -> HTTPResponse {
         let cuerpo = try leer(CuerpoDeJugar.self, peticion, vacioVale: true)
-        let repositorio = tienda.partidos
-        let partido = try repositorio.partidoExistente(id)
-        let ms = try cuerpo?.msPorMinuto ?? repositorio.ajustes().msPorMinuto
-        guard (0...600_000).contains(ms) else {
-            throw FalloWeb(422, "ms-por-minuto va de 0 a 600000, no «\(ms)».")
+        let partido = try nucleo.partidoExistente(id)
+        if let ms = cuerpo?.msPorMinuto { try Nucleo.comprobarMsPorMinuto(ms) }
+        // The run starts on the main actor, where this process's runs live: two presses of
+        // «Jugar» are two starts in order, and the second replaces the first (DESIGN §13).
+        let (juegos, despertar, ms) = (self.juegos, despertarReparto, cuerpo?.msPorMinuto)
+        Task { @MainActor in
+            _ = try? juegos.lanzar(partido: id, msPorMinuto: ms) { _, cambio in
+                if case .gol = cambio { despertar() }
+            }
         }
-        let partidos = self.partidos
-        Task { @MainActor in partidos.jugar(partido, msPorMinuto: ms) }
         return Self.json(
             202,
             MensajeJSON(
@@ -273,13 +274,8 @@ struct AplicacionWeb: Sendable {
             throw FalloWeb(
                 422, "«\(TextoSeguro.limpio(cuerpo.lado))» no es un lado: «local» o «visitante».")
         }
-        do {
-            let texto = try ComandoGolAMano.anotar(
-                partido: id, lado: lado, quitar: cuerpo.quitar ?? false, en: tienda)
-            return Self.json(200, MensajeJSON(mensaje: texto))
-        } catch let fallo as Fallo where fallo.codigo == .uso {
-            throw FalloWeb(409, fallo.mensaje)
-        }
+        let texto = try nucleo.golAMano(partido: id, lado: lado, quitar: cuerpo.quitar ?? false)
+        return Self.json(200, MensajeJSON(mensaje: texto))
     }
 
     private struct CuerpoDeAjustes: Decodable {
@@ -292,47 +288,30 @@ struct AplicacionWeb: Sendable {
         guard let cuerpo = try leer(CuerpoDeAjustes.self, peticion, vacioVale: false) else {
             throw FalloWeb(400, "Falta el cuerpo: {\"duracion\": 60}, {\"silencio\": true}…")
         }
-        let repositorio = tienda.partidos
-        _ = try repositorio.partidoExistente(id)
-        if let duracion = cuerpo.duracion, !Duracion.ajustables.contains(duracion) {
-            throw FalloWeb(422, Duracion.ajusteNoValido(String(duracion)))
-        }
+        _ = try nucleo.partidoExistente(id)
+        if let duracion = cuerpo.duracion { try Nucleo.comprobarDuracion(duracion) }
         var lineas: [String] = []
-        if cuerpo.silencio != nil || cuerpo.avisos != nil {
-            var ajustes = try repositorio.ajustes()
-            if let silencio = cuerpo.silencio {
-                ajustes.sinAvisosEnPrimerPlano = silencio
-                lineas.append(AjusteSilencio.texto(silencio))
-            }
-            if let avisos = cuerpo.avisos {
-                ajustes.avisosPermitidos = avisos
-                lineas.append(avisos ? "Avisos de gol: activados" : "Avisos de gol: desactivados")
-            }
-            try repositorio.guardar(ajustes)
-            if cuerpo.avisos == true, let linea = try Self.asegurarCanalDelNavegador(tienda) {
-                lineas.append(linea)
-            }
+        if let silencio = cuerpo.silencio { lineas.append(try nucleo.cambiarSilencio(silencio)) }
+        if let avisos = cuerpo.avisos {
+            lineas.append(try nucleo.permitirAvisos(avisos))
+            if avisos, let linea = try asegurarCanalDelNavegador() { lineas.append(linea) }
         }
-        if let duracion = cuerpo.duracion {
-            // Like `ajustes duracion`: the runs following the setting (this server's too, which
-            // the wake-up reaches through SIGUSR1) start again from zero.
-            let afectadas = try ControlDeEjecuciones.cambiarDuracion(
-                duracion, en: tienda.ejecuciones, propietario: .actual,
-                despertar: { $0.propietario.despertar() })
-            lineas += AjusteDuracion.texto(duracion, afectadas: afectadas)
-        }
+        // Like `ajustes duracion`: the runs following the setting (this server's too, stopped
+        // in place) start again from zero.
+        if let duracion = cuerpo.duracion { lineas += try nucleo.cambiarDuracion(duracion) }
         return Self.json(200, MensajeJSON(mensaje: lineas.joined(separator: " ")))
     }
 
     /// A page that turns notifications on wants them in the browser: the `navegador` channel
     /// is added when there is none, as the user's own gesture (the permission button).
-    private static func asegurarCanalDelNavegador(_ tienda: any Tienda) throws -> String? {
-        let buzon = tienda.buzon
-        guard try !buzon.canales().contains(where: { $0.tipo == .navegador }) else { return nil }
-        let nombre = TipoDeCanal.navegador.rawValue
-        let canal = CanalConfigurado(nombre: nombre, tipo: .navegador, ajustes: "{}")
-        guard try buzon.guardar(canal, reemplazar: false) else { return nil }
-        return "Canal «\(nombre)» añadido."
+    private func asegurarCanalDelNavegador() throws -> String? {
+        guard try !nucleo.canales().contains(where: { $0.tipo == TipoDeCanal.navegador.rawValue })
+        else { return nil }
+        do {
+            return try nucleo.anadirCanal(.navegador, nombre: nil, ajustes: AjustesDeCanal())
+        } catch let fallo as Fallo where fallo.clase == .uso {
+            return nil  // another page added it meanwhile
+        }
     }
 
     /// The JSON body as `T`; `nil` when it is empty and that is allowed.

@@ -1,4 +1,4 @@
-import Almacen
+import Aplicacion
 import Persistencia
 import Servidor
 import Synchronization

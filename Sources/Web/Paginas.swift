@@ -1,4 +1,3 @@
-import Almacen
 import Sistema
 
 /// The pages, style sheet, script and Service Worker of `marcador servir`, compiled into the
@@ -25,7 +24,7 @@ enum Paginas {
     static func plantilla(_ nombre: String, _ valores: [String: String]) -> [UInt8] {
         var texto = RecursosIncrustados.web.first { $0.nombre == nombre }?.texto ?? ""
         for (clave, valor) in valores {
-            texto = texto.replacingOccurrences("{{\(clave)}}", escaparHTML(valor))
+            texto = texto.reemplazando("{{\(clave)}}", por: escaparHTML(valor))
         }
         return Array(texto.utf8)
     }

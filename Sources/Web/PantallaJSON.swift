@@ -1,3 +1,4 @@
+import Aplicacion
 import Torneo
 
 /// How a match stands on the screen: the body of `GET /api/partidos/{id}` and the data of
@@ -14,7 +15,7 @@ struct PantallaJSON: Encodable {
     var golesAMano: String
     var ultimoAviso: String
     /// The script's goals scored so far, in playing order.
-    var goles: [ComandoPartido.GolJSON]
+    var goles: [GolDeLaLinea]
 
     init(
         partido: Partido, ejecucion: Int?, estado: EstadoDelPartido, minuto: Int, duracion: Int,
@@ -32,7 +33,7 @@ struct PantallaJSON: Encodable {
         self.ultimoAviso = ultimoAviso
         self.goles =
             estado == .sinEmpezar
-            ? [] : ComandoPartido.linea(partido, duracion: duracion, hastaElMinuto: minuto)
+            ? [] : GolDeLaLinea.de(partido, duracion: duracion, hastaElMinuto: minuto)
     }
 }
 

@@ -1,12 +1,12 @@
 import FoundationEssentials
 
-/// Encodes `valor` as the JSON document `--json` prints: stable key order, readable by people.
+/// Encodes `valor` as the JSON documents marcador writes (`--json`, the web API, the events'
+/// `data:`): stable key order; readable by people unless `legible` is off (one line).
 ///
 /// JSON only requires escaping below U+0020; DEL and the C1 controls (U+0080–U+009F, which some
 /// terminals obey as escape sequences) are escaped too, so no control character from data
 /// reaches a terminal even through `--json`.
-/// `legible: false` writes it on one line (the web API, an event's `data:`).
-func documentoJSON<T: Encodable>(_ valor: T, legible: Bool = true) throws -> String {
+public func documentoJSON<T: Encodable>(_ valor: T, legible: Bool = true) throws -> String {
     let codificador = JSONEncoder()
     codificador.outputFormatting =
         legible ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]

@@ -1,0 +1,34 @@
+import Motor
+import Persistencia
+import Torneo
+
+extension Nucleo {
+    /// The lessons' buttons (DESIGN §3.7, §10): adds a manual goal to the latest run of the
+    /// match (a new, unstarted run if it has none), or with `quitar` undoes the last one of
+    /// that side. It counts and is logged; it never notifies.
+    /// - Returns: the sentence the user reads (`Gol a mano de Toros: Rayo FC 2-2 Toros.`).
+    /// - Throws: `Fallo.noEncontrado` for no such match, `Fallo.conflicto` when there is no
+    ///   manual goal to remove.
+    public func golAMano(partido id: Int, lado: Lado, quitar: Bool) throws -> String {
+        let partido = try partidoExistente(id)
+        let duracion = partido.duracionPorDefecto(
+            ajuste: try tienda.partidos.ajustes().duracion)
+        let equipo = TextoSeguro.limpio(partido.equipo(lado).nombre)
+        guard
+            let ejecucion = try tienda.ejecuciones.golAMano(
+                partido: id, lado: lado, quitar: quitar, duracion: duracion,
+                codigo: PartidoEnVivo.codigoAleatorio())
+        else {
+            throw Fallo.conflicto("\(equipo) no tiene goles a mano que quitar en el partido \(id).")
+        }
+        let marcador = ejecucion.goles + ejecucion.golesAMano
+        let (local, visitante) = (partido.local.nombre, partido.visitante.nombre)
+        registro(eco: false).anotar(
+            (quitar ? "gol a mano quitado a " : "gol a mano de ")
+                + "\(partido.equipo(lado).nombre): \(local) \(marcador) \(visitante) "
+                + "(\(ejecucion.codigo))",
+            partido: id)
+        return (quitar ? "Gol a mano quitado a \(equipo): " : "Gol a mano de \(equipo): ")
+            + "\(TextoSeguro.limpio(local)) \(marcador) \(TextoSeguro.limpio(visitante))."
+    }
+}

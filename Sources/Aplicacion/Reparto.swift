@@ -1,0 +1,163 @@
+import Avisos
+import Persistencia
+import Sistema
+import Torneo
+
+/// Hosting the outbox's dispatchers (DESIGN §8), for every process that delivers: `jugar`
+/// (`RepartoEnProceso`), `avisos enviar`, `avisos vigilar` and `servir`, wired once here.
+public struct Reparto: Sendable {
+    let nucleo: Nucleo
+    /// Told once about each channel that cannot work on this machine (and why).
+    let alFallarCanal: @Sendable (FalloDeCanal) -> Void
+
+    public init(_ nucleo: Nucleo, alFallarCanal: @escaping @Sendable (FalloDeCanal) -> Void) {
+        self.nucleo = nucleo
+        self.alFallarCanal = alFallarCanal
+    }
+
+    /// The active channels that work here; those that do not are reported.
+    public func canalesActivos(registro: any Registro) throws -> [CanalActivo] {
+        let tienda = nucleo.tienda
+        let (canales, fallos) = FabricaDeCanales.activos(
+            try tienda.buzon.canales(), entorno: nucleo.entorno, registro: registro,
+            cambios: tienda.cambios)
+        for fallo in fallos { alFallarCanal(fallo) }
+        return canales
+    }
+
+    /// A dispatcher for this machine's channels (plus `propios`, process-local ones such as the
+    /// terminal banner), timed by the store's clock.
+    public func despachador(
+        configuracion: Despachador.Configuracion = Despachador.Configuracion(),
+        propios: [CanalActivo] = [], registro: (any Registro)? = nil
+    ) throws -> Despachador {
+        let registro = registro ?? nucleo.registro()
+        let repositorio = nucleo.tienda.partidos
+        let tienda = nucleo.tienda
+        return Despachador(
+            buzon: tienda.buzon, canales: try canalesActivos(registro: registro) + propios,
+            registro: registro, configuracion: configuracion, ahora: { tienda.ahora() },
+            reloj: nucleo.reloj, enriquecedor: try enriquecedor(),
+            permitido: { try repositorio.avisosPermitidos() })
+    }
+
+    /// The attachment fetcher every dispatcher of this program uses (none without a cache
+    /// folder of the user's own).
+    func enriquecedor() throws -> Enriquecedor? {
+        guard let carpeta = Enriquecedor.carpetaPorDefecto(entorno: nucleo.entorno) else {
+            return nil
+        }
+        let tienda = nucleo.tienda
+        return Enriquecedor(
+            plazo: try nucleo.ajustes().plazoDeAdjuntos, carpeta: carpeta,
+            incrustados: { tienda.ficheroDeSemilla($0) })
+    }
+
+    /// Keeps `despachador` serving until the calling task is cancelled (`vigilar`, `servir`):
+    /// a changed channel table is applied within one poll, orphaned banners expire, and the
+    /// store is pruned every few minutes. Then the dispatcher stops and gives its leases back.
+    /// - Returns: what it delivered.
+    public func vigilar(_ despachador: Despachador) async throws -> ResumenDeEnvio {
+        let tienda = nucleo.tienda
+        let buzon = tienda.buzon
+        let registro = nucleo.registro()
+        despachador.arrancar()
+        // On PostgreSQL a new delivery rings at once (LISTEN); the poll stays as a fallback.
+        let escucha = tienda.escuchar(.entregas) { _ in despachador.despertar() }
+        defer { escucha?.parar() }
+        do {
+            var configurados = try buzon.canales()
+            var vueltas = 0
+            while !Task.isCancelled {
+                try? await nucleo.reloj.esperar(despachador.configuracion.sondeo)
+                if Task.isCancelled { break }
+                let ahora = try buzon.canales()
+                if ahora != configurados {
+                    configurados = ahora
+                    await despachador.actualizar(canales: try canalesActivos(registro: registro))
+                }
+                vueltas += 1
+                if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: nucleo.ahora()) }
+                if vueltas % 300 == 1 { try nucleo.podar() }
+            }
+        } catch {
+            await despachador.detener(plazo: .zero)
+            throw error
+        }
+        return await despachador.detener(plazo: .zero)
+    }
+
+    /// One drain of everything due now, every channel at once (`avisos enviar`). Cancelled,
+    /// what was in flight is given back for the next dispatcher, same key.
+    public func enviar(configuracion: Despachador.Configuracion) async throws -> ResumenDeEnvio {
+        try nucleo.podar()
+        let despachador = try despachador(configuracion: configuracion)
+        let resumen = try await despachador.enviarPendientes()
+        if Task.isCancelled {
+            try nucleo.tienda.buzon.liberar(
+                arrendatario: despachador.arrendatario, canal: nil, ahora: nucleo.ahora())
+        }
+        return resumen
+    }
+
+    /// Enqueues «Prueba de marcador» for every active channel (or only `canal`), delivers that
+    /// notice now and reports each channel's delivery.
+    public func probar(canal: String?, configuracion: Despachador.Configuracion) async throws
+        -> [EntregaDeAviso]
+    {
+        let buzon = nucleo.tienda.buzon
+        if let canal {
+            let elegido = try nucleo.canalExistente(canal)
+            guard elegido.activo else {
+                throw Fallo.uso(
+                    "El canal \(citado(canal)) está en pausa: «marcador avisos canales activar \(TextoSeguro.limpio(canal))»."
+                )
+            }
+        } else if !(try buzon.canales().contains(where: \.activo)) {
+            throw Fallo.uso("No hay canales activos a los que mandar la prueba.")
+        }
+        let aviso = try buzon.encolarPrueba(canal: canal, ahora: nucleo.ahora())
+        try await despachador(configuracion: configuracion).enviarPendientes(aviso: aviso)
+        return try buzon.entregas(aviso: aviso)
+    }
+
+    /// `Entregadas: 5, para reintentar: 0, …`.
+    public static func texto(_ resumen: ResumenDeEnvio) -> String {
+        "Entregadas: \(resumen.entregadas), para reintentar: \(resumen.reintentos), "
+            + "fallidas: \(resumen.fallidas), descartadas: \(resumen.descartadas), "
+            + "caducadas: \(resumen.caducadas)."
+    }
+}
+
+/// The dispatcher inside `jugar`: its lanes are woken after each minute with goals, so a
+/// notice reaches every channel within the same tick, each channel at its own pace; it makes
+/// only first attempts (retries are for `avisos enviar` and `avisos vigilar`).
+@MainActor
+public final class RepartoEnProceso {
+    public let despachador: Despachador
+    let buzon: any Buzon
+
+    /// Builds the dispatcher for the active channels (plus `propios`) and starts it.
+    public init(_ reparto: Reparto, propios: [CanalActivo], registro: any Registro) throws {
+        buzon = reparto.nucleo.tienda.buzon
+        var configuracion = Despachador.Configuracion()
+        configuracion.soloPrimerosIntentos = true
+        despachador = try reparto.despachador(
+            configuracion: configuracion, propios: propios, registro: registro)
+        despachador.arrancar()
+    }
+
+    /// The run whose process-local deliveries (the banner) this process owns.
+    public func atender(ejecucion: Int?) { despachador.atender(ejecucion: ejecucion) }
+
+    public func despertar() { despachador.despertar() }
+
+    /// Waits at most `plazo` for deliveries in flight, then gives their leases back.
+    /// - Returns: what is left pending of run `ejecucion`, per channel that others can deliver.
+    public func terminar(plazo: Duration, ejecucion: Int?) async -> [String: Int] {
+        await despachador.detener(plazo: plazo)
+        var pendientes = (try? buzon.pendientesPorCanal(ejecucion: ejecucion)) ?? [:]
+        pendientes[TipoDeCanal.nombreTerminal] = nil
+        return pendientes
+    }
+}

@@ -1,0 +1,147 @@
+import Aplicacion
+import Avisos
+import Persistencia
+import Servidor
+import Sistema
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `marcador servir` (DESIGN §11, §16): the HTTP server with its pages, API and event stream,
+/// the runs the pages start, and a dispatcher for every channel, wired to one core. The CLI
+/// builds it, starts it and stops it on a signal; nothing here knows about the terminal.
+@MainActor
+public final class ServicioWeb {
+    public struct Configuracion: Sendable {
+        public var direccion: String
+        public var puerto: Int
+        /// The key pages send with every change; required off loopback.
+        public var token: String
+
+        public init(direccion: String, puerto: Int, token: String) {
+            self.direccion = direccion
+            self.puerto = puerto
+            self.token = token
+        }
+    }
+
+    public enum FalloAlArrancar: Error, Sendable {
+        /// libevent (Debian's libevent-2.1-7) is not installed.
+        case faltaLibevent
+        /// The address or port cannot be listened on (errno).
+        case noSePuedeEscuchar(Int32)
+    }
+
+    let nucleo: Nucleo
+    let configuracion: Configuracion
+    let juegos: Juegos
+    private let despachador: Despachador
+    private let reparto: Reparto
+    private var servidor: HTTPServer?
+    private var repartiendo: Task<ResumenDeEnvio, any Error>?
+    private var escuchas: [any Escucha] = []
+
+    /// - Parameters:
+    ///   - alFallarCanal: told about each channel that cannot work here.
+    ///   - alFallarCambios: told when the store's changes cannot be read (the streams wait).
+    public init(
+        nucleo: Nucleo, configuracion: Configuracion,
+        alFallarCanal: @escaping @Sendable (FalloDeCanal) -> Void
+    ) throws {
+        self.nucleo = nucleo
+        self.configuracion = configuracion
+        juegos = Juegos(nucleo: nucleo, registro: nucleo.registro())
+        reparto = Reparto(nucleo, alFallarCanal: alFallarCanal)
+        var paraElReparto = Despachador.Configuracion()
+        paraElReparto.sondeo = .milliseconds(200)
+        despachador = try reparto.despachador(configuracion: paraElReparto)
+    }
+
+    /// Listens, starts dispatching, and returns the port it listens on.
+    public func arrancar(alFallarCambios: @escaping @Sendable (any Error) -> Void) async throws
+        -> Int
+    {
+        Self.ampliarLimiteDeFicheros()
+        let despachador = self.despachador
+        let rutas = RutasWeb(
+            nucleo: nucleo, token: configuracion.token, direccion: configuracion.direccion,
+            juegos: juegos, despertarReparto: { despachador.despertar() },
+            carpetaDeAdjuntos: Enriquecedor.carpetaPorDefecto(entorno: nucleo.entorno))
+        let fuente = FuenteDeCambios(
+            cambios: nucleo.tienda.cambios, repositorio: nucleo.tienda.partidos)
+        // On PostgreSQL the store says when there are changes (LISTEN) and stop requests for
+        // the runs this server plays; on SQLite the loop looks every tick and SIGUSR1 wakes.
+        let juegos = self.juegos
+        escuchas = [
+            nucleo.tienda.escuchar(.cambios) { _ in fuente.avisar() },
+            nucleo.tienda.escuchar(.parar) { _ in Task { @MainActor in juegos.revisarParadas() } },
+        ].compactMap { $0 }
+        fuente.soloAlAvisar = !escuchas.isEmpty
+        let direccion = configuracion.direccion
+        var http = HTTPServerConfiguration(
+            address: direccion == "localhost" ? "127.0.0.1" : direccion, port: configuracion.puerto,
+            feed: fuente
+        ) { rutas.responder($0) }
+        http.onFeedError = alFallarCambios
+        do {
+            servidor = try await HTTPServer.start(http)
+        } catch HTTPServerError.libraryMissing {
+            throw FalloAlArrancar.faltaLibevent
+        } catch HTTPServerError.cannotListen(let codigo) {
+            throw FalloAlArrancar.noSePuedeEscuchar(codigo)
+        }
+        let reparto = self.reparto
+        repartiendo = Task { @MainActor in try await reparto.vigilar(despachador) }
+        return servidor?.port ?? configuracion.puerto
+    }
+
+    /// A wake-up from outside (SIGUSR1): the store may hold a stop request for a run of ours.
+    public func revisarParadas() { juegos.revisarParadas() }
+
+    /// Stops taking requests, ends the runs it started (CANCELADO) and gives the dispatcher's
+    /// leases back.
+    public func parar() async {
+        servidor?.stop()
+        repartiendo?.cancel()
+        await juegos.detenerTodos()
+        await servidor?.stopped()
+        _ = try? await repartiendo?.value
+        for escucha in escuchas { escucha.parar() }
+        escuchas = []
+    }
+
+    /// The `Host` values that name this server: its address and, on loopback, its other names.
+    public nonisolated static func hosts(direccion: String, puerto: Int) -> Set<String> {
+        var nombres: Set<String> = [direccion.contains(":") ? "[\(direccion)]" : direccion]
+        if esLocal(direccion) { nombres.formUnion(["localhost", "127.0.0.1", "[::1]"]) }
+        return Set(nombres.map { "\($0.lowercased()):\(puerto)" })
+    }
+
+    /// Loopback only: this machine.
+    public nonisolated static func esLocal(_ direccion: String) -> Bool {
+        direccion == "localhost" || direccion == "::1" || direccion.hasPrefix("127.")
+    }
+
+    /// 128 random bits in hex (Swift's system generator reads the kernel's, getrandom(2)).
+    public nonisolated static func claveAlAzar() -> String {
+        var generador = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generador)
+            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+    }
+
+    /// A thousand open pages need a thousand sockets: the soft limit goes up to the hard one.
+    private static func ampliarLimiteDeFicheros() {
+        var limite = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limite) == 0,
+            limite.rlim_cur < limite.rlim_max
+        else { return }
+        limite.rlim_cur = limite.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limite)
+    }
+}
