@@ -31,7 +31,10 @@ final class Carril: Sendable {
         estado.withLock { estado in
             guard estado.tarea == nil else { return }
             estado.modo = modo
-            estado.tarea = Task { await self.bucle(despachador) }
+            // On the dispatcher's own threads (child tasks too): a lane blocks on the store.
+            estado.tarea = Task(executorPreference: despachador.ejecutor) {
+                await self.bucle(despachador)
+            }
         }
     }
 

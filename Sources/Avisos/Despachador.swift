@@ -42,6 +42,8 @@ public final class Despachador: Sendable {
     let ahora: @Sendable () -> Double
     let reloj: Reloj
     let permitido: @Sendable () throws -> Bool
+    /// Where lanes run: their calls into the store block, so never on the cooperative pool.
+    let ejecutor: EjecutorDedicado
     private let adjuntos: Enriquecimientos?
     private let estado: Mutex<Estado>
 
@@ -66,8 +68,10 @@ public final class Despachador: Sendable {
         ahora: @escaping @Sendable () -> Double = segundosUnix,
         reloj: Reloj = .continuo,
         enriquecedor: Enriquecedor? = nil,
+        ejecutor: EjecutorDedicado = .deLaTienda,
         permitido: @escaping @Sendable () throws -> Bool
     ) {
+        self.ejecutor = ejecutor
         self.buzon = buzon
         self.registro = registro
         self.configuracion = configuracion
@@ -76,7 +80,7 @@ public final class Despachador: Sendable {
         self.reloj = reloj
         self.permitido = permitido
         adjuntos = enriquecedor.map {
-            Enriquecimientos(enriquecedor: $0, buzon: buzon, registro: registro)
+            Enriquecimientos(enriquecedor: $0, buzon: buzon, registro: registro, ejecutor: ejecutor)
         }
         var inicial = Estado()
         for canal in canales { inicial.carriles[canal.nombre] = Carril(canal) }
@@ -117,28 +121,37 @@ public final class Despachador: Sendable {
         try buzon.caducarBannersHuerfanos(ahora: ahora())
         let inicio = ahora()
         let carriles = estado.withLock { Array($0.carriles.values) }
-        let renovacion = Task { await self.renovarArriendos() }
+        let renovacion = Task(executorPreference: ejecutor) { await self.renovarArriendos() }
         defer { renovacion.cancel() }
         return await withTaskCancellationHandler {
-            await withTaskGroup(of: ResumenDeEnvio.self) { grupo in
-                for carril in carriles {
-                    // A lane of its own, not the serving one: the drain ends by itself.
-                    let deEstaVez = Carril(carril.canal)
-                    grupo.addTask {
-                        deEstaVez.arrancar(self, modo: .drenar(hasta: inicio, aviso: aviso))
-                        return await withTaskCancellationHandler {
-                            await deEstaVez.terminado()
-                        } onCancel: {
-                            deEstaVez.cancelar()
-                        }
-                    }
-                }
-                var total = ResumenDeEnvio()
-                for await parcial in grupo { total += parcial }
-                return total
+            await withTaskExecutorPreference(ejecutor) {
+                await self.drenar(carriles, hasta: inicio, aviso: aviso)
             }
         } onCancel: {
             renovacion.cancel()
+        }
+    }
+
+    /// Every lane's own drain at once; their results added up.
+    private func drenar(_ carriles: [Carril], hasta inicio: Double, aviso: Int?) async
+        -> ResumenDeEnvio
+    {
+        await withTaskGroup(of: ResumenDeEnvio.self) { grupo in
+            for carril in carriles {
+                // A lane of its own, not the serving one: the drain ends by itself.
+                let deEstaVez = Carril(carril.canal)
+                grupo.addTask {
+                    deEstaVez.arrancar(self, modo: .drenar(hasta: inicio, aviso: aviso))
+                    return await withTaskCancellationHandler {
+                        await deEstaVez.terminado()
+                    } onCancel: {
+                        deEstaVez.cancelar()
+                    }
+                }
+            }
+            var total = ResumenDeEnvio()
+            for await parcial in grupo { total += parcial }
+            return total
         }
     }
 
@@ -150,7 +163,9 @@ public final class Despachador: Sendable {
         let carriles = estado.withLock { estado -> [Carril] in
             guard !estado.enMarcha else { return [] }
             estado.enMarcha = true
-            estado.renovacion = Task { await self.renovarArriendos() }
+            estado.renovacion = Task(executorPreference: ejecutor) {
+                await self.renovarArriendos()
+            }
             return Array(estado.carriles.values)
         }
         for carril in carriles { carril.arrancar(self, modo: .continuo) }

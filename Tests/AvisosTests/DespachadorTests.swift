@@ -1,6 +1,8 @@
 import Almacen
 import Motor
 import Persistencia
+import Sistema
+import Synchronization
 import Testing
 import Torneo
 
@@ -79,6 +81,24 @@ struct DespachadorTests {
         try await despachador([espia]).enviarPendientes()
         #expect(espia.avisos.map(\.minuto.minuto) == [12, 55])
         #expect(modelo.marcador == Marcador(local: 2, visitante: 1))
+    }
+
+    /// The lanes call the store synchronously: they must run on the dispatcher's own threads,
+    /// never on the cooperative pool (two blocked lanes would stop every task on 2 cores).
+    @Test func losCarrilesNoOcupanElPoolCooperativo() async throws {
+        final class HilosEspia: Notificador {
+            let canal = "registro"
+            let hilos = Mutex<[String]>([])
+            func notificarGol(_ aviso: AvisoDeGol) async throws {
+                hilos.withLock { $0.append(EjecutorDedicado.hiloActual) }
+            }
+        }
+        let espia = HilosEspia()
+        _ = try await jugar(Ejemplo.rayoContraToros, duracion: 90)
+        try await despachador([espia]).enviarPendientes()
+        let hilos = espia.hilos.withLock { $0 }
+        #expect(hilos.count == 3)
+        #expect(hilos.allSatisfy { $0 == EjecutorDedicado.deLaTienda.nombre }, "\(hilos)")
     }
 
     // MARK: - Partido 1 of the seed

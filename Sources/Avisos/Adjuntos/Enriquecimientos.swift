@@ -1,4 +1,5 @@
 import Persistencia
+import Sistema
 import Torneo
 
 /// Each notice's attachment fetched once, however many lanes (channels) deliver the notice:
@@ -7,10 +8,16 @@ actor Enriquecimientos {
     let enriquecedor: Enriquecedor
     let buzon: any Buzon
     let registro: any Registro
+    /// Where fetches run (they record their outcome in the store, which blocks).
+    let ejecutor: EjecutorDedicado
     private var enCurso: [Int: Task<Enriquecedor.Resultado, Never>] = [:]
     private var orden: [Int] = []
 
-    init(enriquecedor: Enriquecedor, buzon: any Buzon, registro: any Registro) {
+    init(
+        enriquecedor: Enriquecedor, buzon: any Buzon, registro: any Registro,
+        ejecutor: EjecutorDedicado
+    ) {
+        self.ejecutor = ejecutor
         self.enriquecedor = enriquecedor
         self.buzon = buzon
         self.registro = registro
@@ -41,13 +48,13 @@ actor Enriquecimientos {
         let aviso = entrega.aviso
         let id = entrega.avisoId
         let (enriquecedor, buzon, registro) = (self.enriquecedor, self.buzon, self.registro)
-        let tarea = Task {
+        let tarea = Task(executorPreference: ejecutor) {
             let resultado = await enriquecedor.enriquecer(
                 aviso.adjunto ?? "", clave: "\(id)-\(aviso.claveDeIdempotencia)")
             // A fetch cut short by shutting down says nothing about the attachment: it is
             // neither recorded nor kept, and the next dispatcher fetches it again.
             if Task.isCancelled {
-                self.olvidar(id)
+                await self.olvidar(id)
                 return resultado
             }
             switch resultado {
