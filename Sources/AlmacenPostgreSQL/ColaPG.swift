@@ -1,36 +1,60 @@
 import AlmacenSQL
 import Persistencia
+import Sistema
 import Synchronization
 
 /// A process's connection to the PostgreSQL store, serialized behind a lock like SQLite's
-/// `DatabaseQueue`.
+/// `DatabaseQueue`, and the rules that make it ride out the server (DESIGN §13).
 ///
-/// `write` holds one advisory lock until it commits, so the store's writers (runs, settings,
-/// imports, the change log) follow one another exactly as on SQLite, and run control stays one
-/// transaction; `writeConcurrente` (the outbox's claims and outcomes, which lock their own rows
-/// with `FOR UPDATE SKIP LOCKED`) does not take it. A transaction that loses a race (40001,
-/// 40P01) runs again; a broken connection is opened again once.
+/// - A broken connection (a restart, a cut, a server that stopped answering) is opened again
+///   with backoff for up to `paciencia` seconds, then the call fails (exit 74).
+/// - What was not committed runs again; what might have been is asked about first: every
+///   write transaction inserts a request id into `peticion` in the same COMMIT, so after a
+///   connection lost during COMMIT the retry knows whether it already happened.
+/// - `write` holds one advisory lock until it commits, so the store's writers (runs,
+///   settings, imports, the change log) follow one another exactly as on SQLite;
+///   `writeConcurrente` (the outbox's claims and outcomes) does not. A transaction that loses
+///   a race (40001, 40P01) runs again.
+/// - `ahora()` is the server's clock, measured at every connection.
 public final class ColaPG: ColaSQL {
     public typealias Base = ConexionPG
 
     public let url: String
-    private let conexion: Mutex<ConexionPG>
+    /// Seconds a call keeps reconnecting before it gives up.
+    public let paciencia: Double
+    private let estado: Mutex<Estado>
+    /// Server time minus this machine's, in seconds (at the last connection).
+    private let desfase = Mutex<Double>(0)
+
+    private struct Estado: ~Copyable {
+        var conexion: ConexionPG?
+        var escrituras = 0
+    }
 
     /// The advisory lock `write` takes (two keys: marcador's, then this lock's).
     static let ordenDeEscritura: (Int32, Int32) = (4242, 0)
 
-    public init(url: String) throws {
+    public init(url: String, paciencia: Double = 0) throws {
         self.url = url
-        conexion = Mutex(try ConexionPG(url: url))
+        self.paciencia = paciencia
+        estado = Mutex(Estado())
+        try estado.withLock { estado in estado.conexion = try conectar(desde: nil) }
     }
 
+    public func ahora() -> Double { segundosUnix() + desfase.withLock { $0 } }
+
     public func read<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws -> T {
-        try conexion.withLock { conexion in
-            do {
-                return try body(conexion)
-            } catch let error as ErrorPG where error.sinConexion {
-                conexion = try ConexionPG(url: url)
-                return try body(conexion)
+        try estado.withLock { estado in
+            var caida: Double?
+            while true {
+                let conexion = try conexionViva(&estado, caida: caida)
+                do {
+                    return try body(conexion)
+                } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
+                    // Reads change nothing: once reconnected, they simply run again.
+                    caida = caida ?? Interrupcion.reloj()
+                    estado.conexion = nil
+                }
             }
         }
     }
@@ -54,13 +78,16 @@ public final class ColaPG: ColaSQL {
 
     private func transaccion<T: Sendable>(
         ordenada: Bool, _ body: (borrowing ConexionPG) throws -> T
-    )
-        throws -> T
-    {
-        try conexion.withLock { conexion in
-            var intento = 0
+    ) throws -> T {
+        let peticion = Self.nuevaPeticion()
+        return try estado.withLock { estado in
+            estado.escrituras += 1
+            let podar = estado.escrituras % 1_000 == 0
+            var carreras = 0
+            var caida: Double?
             while true {
-                intento += 1
+                let conexion = try conexionViva(&estado, caida: caida)
+                var resultado: T?
                 do {
                     try conexion.executeScript("BEGIN")
                     if ordenada {
@@ -68,18 +95,110 @@ public final class ColaPG: ColaSQL {
                             "SELECT pg_advisory_xact_lock(\(Self.ordenDeEscritura.0), \(Self.ordenDeEscritura.1))"
                         )
                     }
-                    let resultado = try body(conexion)
-                    try conexion.executeScript("COMMIT")
-                    return resultado
-                } catch let error as ErrorPG where error.sinConexion && intento == 1 {
-                    conexion = try ConexionPG(url: url)
-                } catch let error as ErrorPG where error.reintentable && intento < 10 {
+                    resultado = try body(conexion)
+                    if podar {
+                        try conexion.executeScript(
+                            "DELETE FROM peticion WHERE creada < clock_timestamp() - interval '1 hour'"
+                        )
+                    }
+                    // Our own hex: nothing from outside reaches this text.
+                    try conexion.executeScript(
+                        "INSERT INTO peticion (id) VALUES ('\(peticion)'); COMMIT")
+                    return resultado!
+                } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
+                    caida = caida ?? Interrupcion.reloj()
+                    estado.conexion = nil
+                    // Only a transaction whose body ran can have reached COMMIT; its id tells
+                    // whether the server committed it before the connection went.
+                    if let resultado, try confirmada(peticion, &estado, caida: caida) {
+                        return resultado
+                    }
+                } catch let error as ErrorPG where error.reintentable && carreras < 10 {
+                    carreras += 1
                     try? conexion.executeScript("ROLLBACK")
                 } catch {
-                    if conexion.enTransaccion { try? conexion.executeScript("ROLLBACK") }
+                    if !conexion.rota && conexion.enTransaccion {
+                        try? conexion.executeScript("ROLLBACK")
+                    }
                     throw error
                 }
             }
         }
+    }
+
+    /// Whether the transaction of `peticion` committed, asked on a new connection.
+    private func confirmada(_ peticion: String, _ estado: inout Estado, caida: Double?) throws
+        -> Bool
+    {
+        while true {
+            let conexion = try conexionViva(&estado, caida: caida)
+            do {
+                return try conexion.scalarInt("SELECT 1 FROM peticion WHERE id = ?", peticion) == 1
+            } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
+                estado.conexion = nil
+            }
+        }
+    }
+
+    /// The connection, opened again if it broke; after `paciencia` seconds since `caida`
+    /// without one, the last reason is thrown.
+    private func conexionViva(_ estado: inout Estado, caida: Double?) throws -> ConexionPG {
+        if let conexion = estado.conexion, !conexion.rota { return conexion }
+        estado.conexion = nil
+        let nueva = try conectar(desde: caida)
+        estado.conexion = nueva
+        return nueva
+    }
+
+    /// Connects, retrying with backoff (0.05 s doubling up to 2 s) while the outage that
+    /// started at `desde` is younger than `paciencia`; measures the server's clock.
+    private func conectar(desde caida: Double?) throws -> ConexionPG {
+        let inicio = caida ?? Interrupcion.reloj()
+        var espera = 0.05
+        var avisado = false
+        while true {
+            do {
+                let conexion = try ConexionPG(url: url)
+                try medirReloj(conexion)
+                if avisado {
+                    escribirEnStderr("marcador: conexión con PostgreSQL recuperada.\n")
+                }
+                return conexion
+            } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
+                let transcurrido = Interrupcion.reloj() - inicio
+                // A process that is stopping reconnects no more.
+                guard transcurrido + espera < paciencia, !Interrupcion.estaActivada else {
+                    throw error
+                }
+                if !avisado && paciencia > 5 {
+                    avisado = true
+                    escribirEnStderr(
+                        "marcador: sin conexión con PostgreSQL; se reintenta durante \(Int(paciencia)) s.\n"
+                    )
+                }
+                guard Interrupcion.dormir(espera) else { throw ErrorPG.interrupcion }
+                espera = min(espera * 2, 2)
+            }
+        }
+    }
+
+    /// The server's clock against this machine's, halfway through one round trip.
+    private func medirReloj(_ conexion: ConexionPG) throws {
+        let antes = segundosUnix()
+        let servidor =
+            try conexion.row("SELECT extract(epoch FROM clock_timestamp()) AS ahora") {
+                $0.double("ahora")
+            } ?? antes
+        let despues = segundosUnix()
+        desfase.withLock { $0 = servidor - (antes + despues) / 2 }
+    }
+
+    /// 128 random bits in hex: a write's identity across a lost reply.
+    private static func nuevaPeticion() -> String {
+        var generador = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generador.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 }

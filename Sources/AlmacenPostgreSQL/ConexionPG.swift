@@ -1,5 +1,6 @@
 import AlmacenSQL
 import CPostgres
+import Sistema
 
 #if canImport(Glibc)
     import Glibc
@@ -17,8 +18,17 @@ public struct ErrorPG: Error, Sendable, CustomStringConvertible {
 
     /// A transaction that lost a race (serialization failure, deadlock): worth running again.
     var reintentable: Bool { estado == "40001" || estado == "40P01" }
-    /// The server cannot be reached or the connection broke.
-    public var sinConexion: Bool { estado.hasPrefix("08") || estado.isEmpty }
+    /// The server cannot be reached, the connection broke, or the server stopped answering.
+    public var sinConexion: Bool {
+        estado.hasPrefix("08") || estado == "57P01" || estado == "57P02" || estado == "57P03"
+    }
+    /// The process is stopping (SIGINT, SIGTERM): nothing more is tried.
+    public var interrumpido: Bool { estado == Self.estadoInterrumpido }
+
+    /// Not a SQLSTATE: marcador's own, for a wait the process gave up because it is stopping.
+    static let estadoInterrumpido = "interrumpido"
+    static let interrupcion = ErrorPG(
+        estado: estadoInterrumpido, mensaje: "el proceso se está parando")
 }
 
 /// libpq's functions, loaded once.
@@ -33,6 +43,12 @@ enum LibPQ {
 /// each statement is prepared once per connection, parameters travel as text and the server
 /// infers their types (the SQL casts where it cannot).
 ///
+/// A state machine that never waits blindly (DESIGN §13): it connects with libpq's
+/// asynchronous calls and waits for every answer with poll(2) against a deadline and the
+/// process's `Interrupcion`, so a server that hangs costs `plazo` at most, and SIGINT ends the
+/// wait at once. TCP keepalives find a dead peer. After any failure to reach the server the
+/// connection is broken for good (`rota`): its owner opens another.
+///
 /// Not thread-safe: `ColaPG` serializes its use.
 public final class ConexionPG: BaseSQL {
     public typealias Fila = FilaPG
@@ -40,26 +56,42 @@ public final class ConexionPG: BaseSQL {
     public var dialecto: Dialecto { .postgresql }
     let api: marcador_pq_api
     let conexion: OpaquePointer
+    /// Seconds an answer may take before the server counts as gone.
+    let plazo: Double
+    /// The URL's password, scrubbed from every message libpq writes.
+    private let contrasena: String?
     private var preparadas: [String: String] = [:]
     public private(set) var changes = 0
+    /// The connection failed once: nothing more can be sent on it.
+    public private(set) var rota = false
 
-    /// Connects to `url` (`postgresql://…`, or any libpq connection string).
-    public init(url: String) throws {
+    /// What every connection asks libpq for, before the user's own URL (which may override).
+    static let parametrosPorDefecto: [(String, String)] = [
+        ("connect_timeout", "5"), ("keepalives", "1"), ("keepalives_idle", "5"),
+        ("keepalives_interval", "2"), ("keepalives_count", "3"), ("application_name", "marcador"),
+    ]
+
+    /// Connects to `url` (`postgresql://…`, or any libpq connection string) within `plazo`
+    /// seconds; SIGINT cuts the wait short.
+    public init(url: String, plazo: Double = 10) throws {
         guard let api = LibPQ.api else {
             throw ErrorPG(estado: "", mensaje: "falta libpq (Debian: libpq5)")
         }
         self.api = api
-        guard let conexion = api.connectdb(url) else {
-            throw ErrorPG(estado: "08000", mensaje: "sin memoria para conectar")
+        self.plazo = plazo
+        contrasena = AlmacenPG.contrasena(de: url)
+        let pares = Self.parametrosPorDefecto + [("dbname", url)]
+        let conexion = try withArrayOfOptionalCStrings(pares.map(\.0) + [nil]) { claves in
+            try withArrayOfOptionalCStrings(pares.map(\.1) + [nil]) { valores in
+                guard let conexion = api.connect_start_params(claves, valores, 1) else {
+                    throw ErrorPG(estado: "08000", mensaje: "sin memoria para conectar")
+                }
+                return conexion
+            }
         }
         self.conexion = conexion
-        guard api.status(conexion) == CONNECTION_OK else {
-            let mensaje = api.error_message(conexion).map { String(cString: $0) } ?? ""
-            // No PQfinish here: every stored property is set, so deinit runs and finishes it.
-            throw ErrorPG(
-                estado: "08001",
-                mensaje: mensaje.trimmingCharacters(while: { $0 == "\n" || $0 == " " }))
-        }
+        // Every stored property is set: from here on, deinit finishes the connection.
+        try conectar(hasta: Interrupcion.reloj() + plazo)
         var copia = api
         marcador_pq_callar(&copia, conexion)
         try executeScript("SET client_min_messages = warning")
@@ -67,14 +99,39 @@ public final class ConexionPG: BaseSQL {
 
     deinit { api.finish(conexion) }
 
+    /// Drives libpq's connection state machine, waiting for the socket as it asks.
+    private func conectar(hasta: Double) throws {
+        while true {
+            if api.status(conexion) == CONNECTION_BAD { throw errorDeConexion(nil) }
+            let eventos: Int16
+            switch api.connect_poll(conexion) {
+            case PGRES_POLLING_OK: return
+            case PGRES_POLLING_READING: eventos = Int16(POLLIN)
+            case PGRES_POLLING_WRITING: eventos = Int16(POLLOUT)
+            default: throw errorDeConexion(nil)
+            }
+            switch Interrupcion.esperar(api.socket(conexion), eventos, hasta: hasta) {
+            case .lista: continue
+            case .interrumpida:
+                rota = true
+                throw ErrorPG.interrupcion
+            case .plazoAgotado:
+                rota = true
+                throw ErrorPG(
+                    estado: "08001",
+                    mensaje: "el servidor no respondió en \(Int(plazo)) s al conectar")
+            }
+        }
+    }
+
     public func execute(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws {
         try ejecutar(sql, arguments) { _ in }
     }
 
+    /// Several statements without parameters, in one round trip; each one's result checked.
     public func executeScript(_ sql: String) throws {
-        guard let resultado = api.exec(conexion, sql) else { throw errorDeConexion(sql) }
-        defer { api.clear(resultado) }
-        try comprobar(resultado, sql)
+        try enviar(sql) { api.send_query(conexion, sql) }
+        try recibir(sql) { _ in }
     }
 
     public func rows<T>(
@@ -126,29 +183,68 @@ public final class ConexionPG: BaseSQL {
     ) throws {
         let nombre = try preparada(sql, parametros: argumentos.count)
         let textos: [String?] = argumentos.map { Self.texto($0.databaseValue) }
-        let resultado = try withArrayOfOptionalCStrings(textos) { punteros in
-            guard
-                let resultado = api.exec_prepared(
+        try withArrayOfOptionalCStrings(textos) { punteros in
+            try enviar(sql) {
+                api.send_query_prepared(
                     conexion, nombre, Int32(punteros.count), punteros, nil, nil, 0)
-            else { throw errorDeConexion(sql) }
-            return resultado
+            }
         }
-        defer { api.clear(resultado) }
-        try comprobar(resultado, sql)
-        changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
-        try leer(resultado)
+        changes = 0
+        try recibir(sql) { resultado in
+            changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
+            try leer(resultado)
+        }
     }
 
     private func preparada(_ sql: String, parametros: Int) throws -> String {
         if let nombre = preparadas[sql] { return nombre }
         let nombre = "m\(preparadas.count)"
         let traducido = Self.traducir(sql)
-        guard let resultado = api.prepare(conexion, nombre, traducido, Int32(parametros), nil)
-        else { throw errorDeConexion(sql) }
-        defer { api.clear(resultado) }
-        try comprobar(resultado, sql)
+        try enviar(sql) { api.send_prepare(conexion, nombre, traducido, Int32(parametros), nil) }
+        try recibir(sql) { _ in }
         preparadas[sql] = nombre
         return nombre
+    }
+
+    /// Sends one request (a blocking write of a few bytes: the kernel's buffer takes it).
+    private func enviar(_ sql: String, _ envio: () -> Int32) throws {
+        guard !rota else { throw ErrorPG(estado: "08003", mensaje: "la conexión ya se cortó") }
+        guard envio() == 1 else { throw errorDeConexion(sql) }
+    }
+
+    /// Reads every result of the request in flight, within the deadline, handing each
+    /// successful one to `leer`; the first error is thrown once all of them are read (the
+    /// connection then stays usable for the next request).
+    private func recibir(_ sql: String, _ leer: (OpaquePointer) throws -> Void) throws {
+        let hasta = Interrupcion.reloj() + plazo
+        var primerError: (any Error)?
+        while true {
+            while api.is_busy(conexion) == 1 {
+                switch Interrupcion.esperar(api.socket(conexion), Int16(POLLIN), hasta: hasta) {
+                case .lista:
+                    guard api.consume_input(conexion) == 1 else { throw errorDeConexion(sql) }
+                case .interrumpida:
+                    rota = true
+                    throw ErrorPG.interrupcion
+                case .plazoAgotado:
+                    rota = true
+                    throw ErrorPG(
+                        estado: "08006",
+                        mensaje: "el servidor no respondió en \(Int(plazo)) s", sql: sql)
+                }
+            }
+            guard let resultado = api.get_result(conexion) else { break }
+            defer { api.clear(resultado) }
+            guard primerError == nil else { continue }
+            do {
+                try comprobar(resultado, sql)
+                try leer(resultado)
+            } catch {
+                primerError = error
+            }
+        }
+        if api.status(conexion) == CONNECTION_BAD { throw errorDeConexion(sql) }
+        if let primerError { throw primerError }
     }
 
     private func comprobar(_ resultado: OpaquePointer, _ sql: String) throws(ErrorPG) {
@@ -162,14 +258,24 @@ public final class ConexionPG: BaseSQL {
                 api.result_error_field(resultado, Int32(UInt8(ascii: "M")))
                 .map { String(cString: $0) }
                 ?? api.result_error_message(resultado).map { String(cString: $0) } ?? ""
-            throw ErrorPG(estado: estado, mensaje: mensaje, sql: sql)
+            throw ErrorPG(estado: estado, mensaje: limpio(mensaje), sql: sql)
         }
     }
 
+    /// The connection broke: libpq's reason, without the password; the connection is dead.
     private func errorDeConexion(_ sql: String?) -> ErrorPG {
-        ErrorPG(
+        rota = true
+        let mensaje = api.error_message(conexion).map { String(cString: $0) } ?? ""
+        return ErrorPG(
             estado: "08006",
-            mensaje: api.error_message(conexion).map { String(cString: $0) } ?? "", sql: sql)
+            mensaje: limpio(mensaje.trimmingCharacters(while: { $0 == "\n" || $0 == " " })),
+            sql: sql)
+    }
+
+    /// `texto` with the URL's password masked, wherever libpq quoted it.
+    private func limpio(_ texto: String) -> String {
+        guard let contrasena, !contrasena.isEmpty else { return texto }
+        return texto.reemplazando(contrasena, por: "***")
     }
 
     /// A parameter as PostgreSQL's text input for its inferred type; `nil` is SQL NULL.

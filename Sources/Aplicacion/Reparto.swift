@@ -89,13 +89,27 @@ public struct Reparto: Sendable {
 
     /// One drain of everything due now, every channel at once (`avisos enviar`). Cancelled,
     /// what was in flight is given back for the next dispatcher, same key.
+    /// - Throws: `Fallo.entradaSalida` when the store failed and work may be left undone: the
+    ///   leases are given back and the sentence says how much is left (DESIGN §13).
     public func enviar(configuracion: Despachador.Configuracion) async throws -> ResumenDeEnvio {
         try nucleo.podar()
         let despachador = try despachador(configuracion: configuracion)
         let resumen = try await despachador.enviarPendientes()
-        if Task.isCancelled {
-            try nucleo.tienda.buzon.liberar(
+        let buzon = nucleo.tienda.buzon
+        if Task.isCancelled || resumen.fallosDeTienda > 0 {
+            try buzon.liberar(
                 arrendatario: despachador.arrendatario, canal: nil, ahora: nucleo.ahora())
+        }
+        if resumen.fallosDeTienda > 0 {
+            let quedan = (try? buzon.pendientesPorCanal(ejecucion: nil))?.values.reduce(0, +)
+            throw Fallo.entradaSalida(
+                "La base de datos «\(nucleo.descripcion)» falló durante el envío "
+                    + "(el registro dice dónde); "
+                    + (quedan.map {
+                        Textos.cuenta($0, "entrega queda pendiente", "entregas quedan pendientes")
+                    }
+                        ?? "puede quedar trabajo pendiente")
+                    + ": «marcador avisos enviar» las entrega cuando vuelva.")
         }
         return resumen
     }

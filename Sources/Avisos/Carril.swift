@@ -69,7 +69,15 @@ final class Carril: Sendable {
                 let modo = self.modo
                 var reclamadas = 0
                 if enVuelo < configuracion.concurrencia {
-                    let lote = despachador.reclamar(para: self, modo: modo)
+                    let lote: [EntregaReclamada]
+                    do {
+                        lote = try despachador.reclamar(para: self, modo: modo)
+                    } catch {
+                        resumen.anotarFalloDeTienda(error)
+                        // A drain ends, and says so; a serving lane looks again at its next poll.
+                        if case .drenar = modo, enVuelo == 0 { break }
+                        lote = []
+                    }
                     reclamadas = lote.count
                     if !lote.isEmpty && canal.notificador.esInmediato
                         && !despachador.haQueEnriquecer(lote)

@@ -52,6 +52,8 @@ public final class Despachador: Sendable {
         var ejecucionLocal: Int?
         var renovacion: Task<Void, Never>?
         var enMarcha = false
+        /// The deliveries claimed and not yet settled, by channel: the only leases renewed.
+        var enCurso: [String: Set<Int>] = [:]
     }
 
     /// - Parameters:
@@ -200,6 +202,7 @@ public final class Despachador: Sendable {
         for carril in quitados { carril.cancelar() }
         for carril in quitados {
             _ = await carril.terminado()
+            estado.withLock { _ = $0.enCurso.removeValue(forKey: carril.nombre) }
             _ = try? buzon.liberar(arrendatario: arrendatario, canal: carril.nombre, ahora: ahora())
         }
         for carril in anadidos { carril.arrancar(self, modo: .continuo) }
@@ -231,15 +234,16 @@ public final class Despachador: Sendable {
         }
         corte.cancel()
         renovacion?.cancel()
+        estado.withLock { $0.enCurso = [:] }
         _ = try? buzon.liberar(arrendatario: arrendatario, canal: nil, ahora: ahora())
         return total
     }
 
     // MARK: - What lanes use
 
-    /// Leases the next batch of `carril`'s channel; a store error is logged and counts as
-    /// nothing due (the lane looks again at its next poll).
-    func reclamar(para carril: Carril, modo: Carril.Modo) -> [EntregaReclamada] {
+    /// Leases the next batch of `carril`'s channel.
+    /// - Throws: what the store threw (logged here; the lane decides what it means).
+    func reclamar(para carril: Carril, modo: Carril.Modo) throws -> [EntregaReclamada] {
         let momento = ahora()
         var reclamo = Reclamo(
             canal: carril.nombre, arrendatario: arrendatario, ahora: momento,
@@ -254,11 +258,32 @@ public final class Despachador: Sendable {
             reclamo.ejecucion = propia
         }
         do {
-            return try buzon.reclamar(reclamo)
+            let lote = try buzon.reclamar(reclamo)
+            if !lote.isEmpty {
+                estado.withLock {
+                    $0.enCurso[carril.nombre, default: []].formUnion(lote.map(\.avisoId))
+                }
+            }
+            return lote
         } catch {
             registro.anotar("no se pudieron reclamar avisos para «\(carril.nombre)»: \(error)")
-            return []
+            throw error
         }
+    }
+
+    /// These deliveries are settled (or given back): their leases are no longer renewed.
+    private func terminar(_ avisos: [Int], canal: String) {
+        estado.withLock { estado in
+            estado.enCurso[canal]?.subtract(avisos)
+            if estado.enCurso[canal]?.isEmpty == true { estado.enCurso[canal] = nil }
+        }
+    }
+
+    /// Gives back what this dispatcher could not finish, due at once for another one; if even
+    /// that fails, the leases simply run out (they are no longer renewed).
+    private func soltar(_ avisos: [Int], canal: String) {
+        terminar(avisos, canal: canal)
+        _ = try? buzon.soltar([canal: avisos], arrendatario: arrendatario, ahora: ahora())
     }
 
     /// Whether some notice of `lote` has an attachment to fetch first.
@@ -275,18 +300,25 @@ public final class Despachador: Sendable {
             permiso = try permitido()
         } catch {
             registro.anotar("no se pudo leer el permiso de avisos: \(error)")
+            resumen.anotarFalloDeTienda(error)
+            soltar(entregas.map(\.avisoId), canal: canal.nombre)
             return resumen
         }
         var pendientes: [ResultadoDeEntrega] = []
         var desdeElUltimoGuardado = ahora()
-        func guardar() {
+        func guardar() async {
             guard !pendientes.isEmpty else { return }
-            do {
-                try buzon.registrar(pendientes, arrendatario: arrendatario, ahora: ahora())
+            let avisos = pendientes.map(\.avisoId)
+            switch await registrarConReintentos(pendientes) {
+            case .success:
                 for resultado in pendientes { resumen.contar(resultado.desenlace) }
-            } catch {
+                terminar(avisos, canal: canal.nombre)
+            case .failure(let error):
                 registro.anotar(
-                    "no se pudo guardar el resultado de \(pendientes.count) avisos: \(error)")
+                    "no se pudo guardar el resultado de \(pendientes.count) avisos: \(error); "
+                        + "se devuelven a la cola")
+                resumen.anotarFalloDeTienda(error)
+                soltar(avisos, canal: canal.nombre)
             }
             pendientes = []
             desdeElUltimoGuardado = ahora()
@@ -333,10 +365,36 @@ public final class Despachador: Sendable {
             }
             indice += tramo.count
             // Slow channels record each outcome at once (a crash then repeats less).
-            if ahora() - desdeElUltimoGuardado > 0.02 { guardar() }
+            if ahora() - desdeElUltimoGuardado > 0.02 { await guardar() }
         }
-        guardar()
+        await guardar()
         return resumen
+    }
+
+    /// Stores outcomes, trying again with backoff (0.1 s doubling up to 2 s) while a third of
+    /// the lease is left, so a full disk or a busy store that clears in time loses nothing and
+    /// the deliveries stay this dispatcher's meanwhile (DESIGN §8).
+    private func registrarConReintentos(_ resultados: [ResultadoDeEntrega]) async -> Result<
+        Void, any Error
+    > {
+        let inicio = ahora()
+        var espera = 0.1
+        while true {
+            do {
+                try buzon.registrar(resultados, arrendatario: arrendatario, ahora: ahora())
+                return .success(())
+            } catch {
+                let transcurrido = ahora() - inicio
+                guard transcurrido + espera < configuracion.arriendo / 3, !Task.isCancelled
+                else { return .failure(error) }
+                do {
+                    try await reloj.esperar(.milliseconds(Int64(espera * 1000)))
+                } catch {
+                    return .failure(CancellationError())
+                }
+                espera = min(espera * 2, 2)
+            }
+        }
     }
 
     /// The outcome of a delivery that is not handed to its channel at all, if so.
@@ -369,9 +427,10 @@ public final class Despachador: Sendable {
         return .reintentar(cuando: ahora() + demora, error: fallo.motivo)
     }
 
-    /// Keeps this dispatcher's leases while it works: every third of the lease, all of them
-    /// are extended by a whole lease. A dispatcher that dies stops renewing, and its
-    /// deliveries become claimable when their lease runs out.
+    /// Keeps this dispatcher's leases while it works: every third of the lease, the leases of
+    /// the deliveries in flight are extended by a whole lease. A dispatcher that dies stops
+    /// renewing, and its deliveries become claimable when their lease runs out; one it gave up
+    /// is never renewed.
     private func renovarArriendos() async {
         let intervalo = Duration.milliseconds(Int64(configuracion.arriendo * 1000 / 3))
         while true {
@@ -380,8 +439,9 @@ public final class Despachador: Sendable {
             } catch {
                 return
             }
+            let enCurso = estado.withLock { $0.enCurso.mapValues { Array($0) } }
             _ = try? buzon.renovar(
-                arrendatario: arrendatario, hasta: ahora() + configuracion.arriendo)
+                enCurso, arrendatario: arrendatario, hasta: ahora() + configuracion.arriendo)
         }
     }
 }

@@ -7,6 +7,10 @@ public struct ResumenDeEnvio: Sendable, Hashable {
     public var fallidas = 0
     public var descartadas = 0
     public var caducadas = 0
+    /// Times the store failed (a claim, an outcome that could not be recorded even after
+    /// retrying): work that may be left undone, with the last reason.
+    public var fallosDeTienda = 0
+    public var ultimoFalloDeTienda: String?
 
     public init() {}
 
@@ -34,5 +38,12 @@ public struct ResumenDeEnvio: Sendable, Hashable {
         a.fallidas += b.fallidas
         a.descartadas += b.descartadas
         a.caducadas += b.caducadas
+        a.fallosDeTienda += b.fallosDeTienda
+        a.ultimoFalloDeTienda = b.ultimoFalloDeTienda ?? a.ultimoFalloDeTienda
+    }
+
+    mutating func anotarFalloDeTienda(_ error: any Error) {
+        fallosDeTienda += 1
+        ultimoFalloDeTienda = "\(error)"
     }
 }

@@ -34,6 +34,17 @@ typedef struct {
     void (*freemem)(void *ptr);
     PQnoticeProcessor (*set_notice_processor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
     PGTransactionStatusType (*transaction_status)(const PGconn *conn);
+    PGconn *(*connect_start_params)(const char *const *keywords, const char *const *values,
+                                    int expand_dbname);
+    PostgresPollingStatusType (*connect_poll)(PGconn *conn);
+    int (*send_query)(PGconn *conn, const char *query);
+    int (*send_prepare)(PGconn *conn, const char *name, const char *query, int nParams,
+                        const Oid *paramTypes);
+    int (*send_query_prepared)(PGconn *conn, const char *name, int nParams,
+                               const char *const *paramValues, const int *paramLengths,
+                               const int *paramFormats, int resultFormat);
+    PGresult *(*get_result)(PGconn *conn);
+    int (*is_busy)(PGconn *conn);
 } marcador_pq_api;
 
 static void marcador_pq_silencio(void *arg, const char *message) {
@@ -76,6 +87,13 @@ static inline int marcador_pq_cargar(marcador_pq_api *api) {
     MARCADOR_PQ(freemem, "PQfreemem")
     MARCADOR_PQ(set_notice_processor, "PQsetNoticeProcessor")
     MARCADOR_PQ(transaction_status, "PQtransactionStatus")
+    MARCADOR_PQ(connect_start_params, "PQconnectStartParams")
+    MARCADOR_PQ(connect_poll, "PQconnectPoll")
+    MARCADOR_PQ(send_query, "PQsendQuery")
+    MARCADOR_PQ(send_prepare, "PQsendPrepare")
+    MARCADOR_PQ(send_query_prepared, "PQsendQueryPrepared")
+    MARCADOR_PQ(get_result, "PQgetResult")
+    MARCADOR_PQ(is_busy, "PQisBusy")
 #undef MARCADOR_PQ
     return 0;
 }

@@ -20,10 +20,16 @@ public protocol Buzon: Sendable {
     func registrar(_ resultados: [ResultadoDeEntrega], arrendatario: String, ahora: Double) throws
         -> Int
 
-    /// Extends every lease `arrendatario` holds until `hasta`: a holder that is still working
-    /// keeps its deliveries. Returns how many leases were extended.
+    /// Extends the leases `arrendatario` holds on `entregas` (avisoId by channel) until
+    /// `hasta`: a holder keeps only the deliveries it is still working on, never one it gave up.
+    /// Returns how many leases were extended.
     @discardableResult
-    func renovar(arrendatario: String, hasta: Double) throws -> Int
+    func renovar(_ entregas: [String: [Int]], arrendatario: String, hasta: Double) throws -> Int
+
+    /// Gives back the leases `arrendatario` holds on `entregas` (avisoId by channel), due at
+    /// once for the next dispatcher: work this one could not finish.
+    @discardableResult
+    func soltar(_ entregas: [String: [Int]], arrendatario: String, ahora: Double) throws -> Int
 
     /// Gives back the leases `arrendatario` holds on deliveries of `canal` (all channels when
     /// `nil`), due at once for the next dispatcher, with the same identifier.

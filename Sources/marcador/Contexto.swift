@@ -21,12 +21,15 @@ final class Contexto {
     /// Set for a rehearsal of the command (`--reiniciar-datos` checks it first on the data as
     /// the reset will leave it): nothing is written to the user's terminal or store.
     let esEnsayo: Bool
+    /// Seconds a PostgreSQL store keeps reconnecting before a call fails.
+    let paciencia: Double
     private var abierto: Nucleo?
 
-    init(db: String?, entorno: [String: String], terminal: Terminal) {
+    init(db: String?, entorno: [String: String], terminal: Terminal, paciencia: Double = 0) {
         self.db = db
         self.entorno = entorno
         self.terminal = terminal
+        self.paciencia = paciencia
         esEnsayo = false
     }
 
@@ -36,6 +39,7 @@ final class Contexto {
         self.entorno = entorno
         terminal = .muda
         esEnsayo = true
+        paciencia = 0
         abierto = nucleo
     }
 
@@ -83,7 +87,7 @@ final class Contexto {
         let tienda: any Tienda
         do {
             if AlmacenPG.esURL(ruta) {
-                tienda = TiendaPG(try AlmacenPG.abrir(url: ruta))
+                tienda = TiendaPG(try AlmacenPG.abrir(url: ruta, paciencia: paciencia))
             } else {
                 let usaLaDePorDefecto = db == nil && (entorno["MARCADOR_DB"] ?? "").isEmpty
                 if usaLaDePorDefecto, let carpeta = Self.carpetaPorDefecto(entorno) {

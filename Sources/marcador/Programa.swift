@@ -39,7 +39,9 @@ enum Programa {
                 terminal.escribir(Ayuda.de(leida.ruta.map { type(of: $0) }))
                 codigo = .ok
             } else {
-                let actual = Contexto(db: globales.db, entorno: entorno, terminal: terminal)
+                let actual = Contexto(
+                    db: globales.db, entorno: entorno, terminal: terminal,
+                    paciencia: type(of: comando).largaDuracion ? 60 : 0)
                 contexto = actual
                 if globales.reiniciarDatos {
                     if leida.ruta.count > 1 {

@@ -202,8 +202,12 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         #expect(uno.allSatisfy { $0.intento == 1 })
         // Leased by «uno»: «dos» gets nothing of that run (its notices go out in order).
         #expect(try tienda.buzon.reclamar(Self.reclamo("dos", ahora: ahora)).isEmpty)
-        #expect(try tienda.buzon.renovar(arrendatario: "uno", hasta: ahora + 120) == 2)
-        #expect(try tienda.buzon.liberar(arrendatario: "uno", canal: nil, ahora: ahora) == 2)
+        // Only what the holder names is renewed or given back, and only if it holds it.
+        let primera = [uno[0].canal: [uno[0].avisoId]]
+        #expect(try tienda.buzon.renovar(primera, arrendatario: "dos", hasta: ahora + 120) == 0)
+        #expect(try tienda.buzon.renovar(primera, arrendatario: "uno", hasta: ahora + 120) == 1)
+        #expect(try tienda.buzon.soltar(primera, arrendatario: "uno", ahora: ahora) == 1)
+        #expect(try tienda.buzon.liberar(arrendatario: "uno", canal: nil, ahora: ahora) == 1)
         let dos = try tienda.buzon.reclamar(Self.reclamo("dos", ahora: ahora))
         #expect(dos.map(\.aviso.identificador) == Self.partidoUno)
         // A lease that expired can be taken again, with the attempt counted once.

@@ -1,5 +1,10 @@
 import AlmacenSQL
 import CSQLite
+import Sistema
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One SQLite connection. Not thread-safe by itself: owners keep it behind a lock or an actor.
 ///
@@ -35,10 +40,24 @@ public final class Database: BaseSQL {
         }
         self.handle = handle
         self.path = path
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // SQLite's own busy timeout sleeps where a signal cannot reach it; this handler waits
+        // the same time in short naps and gives up once the process is stopping (DESIGN §8).
+        sqlite3_busy_handler(
+            handle,
+            { contexto, veces in
+                let limite = Int(bitPattern: contexto)
+                guard Int(veces) * Database.siesta < limite, !Interrupcion.sinGracia else {
+                    return 0
+                }
+                usleep(useconds_t(Database.siesta * 1000))
+                return 1
+            }, UnsafeMutableRawPointer(bitPattern: Int(busyTimeoutMilliseconds)))
         // Touch the schema so a file of random bytes fails now, not at some later query.
         _ = try scalarInt("PRAGMA schema_version")
     }
+
+    /// Milliseconds of each nap while another connection holds the lock.
+    static let siesta = 2
 
     deinit {
         statements.removeAll()

@@ -141,14 +141,43 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     }
 
     @discardableResult
-    public func renovar(arrendatario: String, hasta: Double) throws -> Int {
-        try queue.writeConcurrente { db in
-            try db.execute(
-                """
-                UPDATE entrega SET arrendado_hasta = ?
-                WHERE arrendatario = ? AND estado = 'pendiente'
-                """, hasta, arrendatario)
-            return db.changes
+    public func renovar(_ entregas: [String: [Int]], arrendatario: String, hasta: Double) throws
+        -> Int
+    {
+        guard entregas.values.contains(where: { !$0.isEmpty }) else { return 0 }
+        return try queue.writeConcurrente { db in
+            var renovadas = 0
+            for (canal, avisos) in entregas where !avisos.isEmpty {
+                try db.execute(
+                    """
+                    UPDATE entrega SET arrendado_hasta = ?1
+                    WHERE arrendatario = ?2 AND estado = 'pendiente' AND canal = ?3
+                      AND aviso_id IN (\(db.dialecto.enteros(de: "?4")))
+                    """, hasta, arrendatario, canal, listaJSON(avisos))
+                renovadas += db.changes
+            }
+            return renovadas
+        }
+    }
+
+    @discardableResult
+    public func soltar(_ entregas: [String: [Int]], arrendatario: String, ahora: Double) throws
+        -> Int
+    {
+        guard entregas.values.contains(where: { !$0.isEmpty }) else { return 0 }
+        return try queue.writeConcurrente { db in
+            var soltadas = 0
+            for (canal, avisos) in entregas where !avisos.isEmpty {
+                try db.execute(
+                    """
+                    UPDATE entrega SET arrendatario = NULL, arrendado_hasta = NULL,
+                        proximo_intento = CASE WHEN proximo_intento < ?1 THEN proximo_intento ELSE ?1 END
+                    WHERE arrendatario = ?2 AND estado = 'pendiente' AND canal = ?3
+                      AND aviso_id IN (\(db.dialecto.enteros(de: "?4")))
+                    """, ahora, arrendatario, canal, listaJSON(avisos))
+                soltadas += db.changes
+            }
+            return soltadas
         }
     }
 

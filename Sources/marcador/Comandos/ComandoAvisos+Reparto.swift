@@ -54,6 +54,8 @@ extension Contexto {
 
 /// `marcador avisos enviar`: one drain of everything due now, every channel at once.
 struct AvisosEnviar: Comando {
+    static let largaDuracion = true
+
     static let configuracion = ConfiguracionDeComando(
         nombre: "enviar", resumen: "Entrega una vez todo lo que toca ahora y termina.")
 
@@ -85,6 +87,8 @@ struct AvisosEnviar: Comando {
 
 /// `marcador avisos vigilar`: keeps delivering until a signal; follows channel changes.
 struct AvisosVigilar: Comando {
+    static let largaDuracion = true
+
     static let configuracion = ConfiguracionDeComando(
         nombre: "vigilar",
         resumen: "Sigue entregando hasta Ctrl-C (130), SIGTERM (143) o SIGHUP (129).",

@@ -11,9 +11,16 @@ protocol Comando: ComandoDeclarado {
     /// land in memory, its output nowhere); commands with effects outside the store check
     /// their inputs instead.
     func validarTrasReinicio(en ensayo: Contexto) async throws
+
+    /// A command that runs for long (`jugar`, `avisos vigilar`, `avisos enviar`, `servir`)
+    /// rides out a store that goes away: on PostgreSQL it reconnects for up to 60 s (DESIGN
+    /// §13); any other fails at once with 74.
+    static var largaDuracion: Bool { get }
 }
 
 extension Comando {
+    static var largaDuracion: Bool { false }
+
     func validarTrasReinicio(en ensayo: Contexto) async throws {
         _ = try await ejecutar(en: ensayo)
     }

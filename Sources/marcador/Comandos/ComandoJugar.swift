@@ -14,6 +14,8 @@ import Torneo
 
 /// `marcador jugar <id>`: plays a match live, like the lesson's view with `.task(id:)`.
 struct ComandoJugar: Comando {
+    static let largaDuracion = true
+
     static let configuracion = ConfiguracionDeComando(
         nombre: "jugar",
         resumen: "Juega un partido minuto a minuto, con el marcador en directo.",

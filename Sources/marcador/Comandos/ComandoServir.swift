@@ -11,6 +11,8 @@ import Web
 
 /// `marcador servir`: the lessons' screen in the browser (DESIGN §11).
 struct ComandoServir: Comando {
+    static let largaDuracion = true
+
     static let configuracion = ConfiguracionDeComando(
         nombre: "servir",
         resumen: "Sirve la pantalla del partido en el navegador, en directo, con sus avisos.",
