@@ -1,9 +1,9 @@
 import Persistencia
 
 extension ErrorPG: ErrorDeTienda {
-    /// What the server or libpq said, as a sentence; libpq's own words (English, several lines)
-    /// only as the detail in brackets, on one line.
-    public func mensaje(para url: String) -> String {
+    /// What the server or libpq said; libpq's own words (English, several lines) only as the
+    /// detail in brackets, on one line.
+    public var explicacion: String {
         let detalle = mensaje.split(whereSeparator: \.isNewline)
             .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
             .joined(separator: " ")
@@ -11,6 +11,8 @@ extension ErrorPG: ErrorDeTienda {
         switch estado {
         case "":
             motivo = "falta libpq, la biblioteca de PostgreSQL (en Debian, el paquete libpq5)"
+        case ErrorPG.estadoInterrumpido:
+            motivo = "el servidor PostgreSQL no respondió a tiempo mientras marcador se paraba"
         case let estado where estado.hasPrefix("08"):
             motivo = "no se puede conectar con el servidor PostgreSQL (\(detalle))"
         case "53100":
@@ -24,6 +26,6 @@ extension ErrorPG: ErrorDeTienda {
         default:
             motivo = "el servidor PostgreSQL respondió con el error \(estado) (\(detalle))"
         }
-        return "Base de datos «\(url)»: \(motivo)."
+        return motivo
     }
 }

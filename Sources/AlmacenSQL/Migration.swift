@@ -20,6 +20,8 @@ public enum MigrationError: Error, Sendable, Equatable {
 }
 
 extension MigrationError: ErrorDeTienda {
+    public var explicacion: String { mensaje(para: "marcador") }
+
     public func mensaje(para ruta: String) -> String {
         switch self {
         case .superseded(let version, let conocida):

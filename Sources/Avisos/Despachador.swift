@@ -266,7 +266,8 @@ public final class Despachador: Sendable {
             }
             return lote
         } catch {
-            registro.anotar("no se pudieron reclamar avisos para «\(carril.nombre)»: \(error)")
+            registro.anotar(
+                "no se pudieron reclamar avisos para «\(carril.nombre)»: \(explicacion(de: error))")
             throw error
         }
     }
@@ -299,7 +300,7 @@ public final class Despachador: Sendable {
         do {
             permiso = try permitido()
         } catch {
-            registro.anotar("no se pudo leer el permiso de avisos: \(error)")
+            registro.anotar("no se pudo leer el permiso de avisos: \(explicacion(de: error))")
             resumen.anotarFalloDeTienda(error)
             soltar(entregas.map(\.avisoId), canal: canal.nombre)
             return resumen
@@ -315,7 +316,7 @@ public final class Despachador: Sendable {
                 terminar(avisos, canal: canal.nombre)
             case .failure(let error):
                 registro.anotar(
-                    "no se pudo guardar el resultado de \(pendientes.count) avisos: \(error); "
+                    "no se pudo guardar el resultado de \(pendientes.count) avisos: \(explicacion(de: error)); "
                         + "se devuelven a la cola")
                 resumen.anotarFalloDeTienda(error)
                 soltar(avisos, canal: canal.nombre)

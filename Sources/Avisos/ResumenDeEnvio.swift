@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 /// What one drain of the outbox did, by outcome.
@@ -44,6 +45,6 @@ public struct ResumenDeEnvio: Sendable, Hashable {
 
     mutating func anotarFalloDeTienda(_ error: any Error) {
         fallosDeTienda += 1
-        ultimoFalloDeTienda = "\(error)"
+        ultimoFalloDeTienda = explicacion(de: error)
     }
 }

@@ -18,6 +18,14 @@ public enum Interrupcion {
     private static let activada = Atomic<Bool>(false)
     /// When it was activated (`reloj()`), as bits of a Double.
     private static let momento = Atomic<UInt64>(0)
+    /// The signal that started it (0 when none did).
+    private static let numero = Atomic<Int32>(0)
+
+    /// The signal the process is stopping for, if one arrived.
+    public static var senal: Int32? {
+        let valor = numero.load(ordering: .acquiring)
+        return valor == 0 ? nil : valor
+    }
 
     /// How long, from the moment the process starts stopping, a store may still take to
     /// answer.
@@ -41,7 +49,8 @@ public enum Interrupcion {
     public static var descriptor: Int32 { tubo.leer }
 
     /// From now on every store wait gives up at once.
-    public static func activar() {
+    public static func activar(senal: Int32 = 0) {
+        _ = numero.compareExchange(expected: 0, desired: senal, ordering: .acquiringAndReleasing)
         momento.store(reloj().bitPattern, ordering: .releasing)
         guard !activada.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1

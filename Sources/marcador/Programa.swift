@@ -71,7 +71,9 @@ enum Programa {
                     "Prueba «\((["marcador"] + ruta + ["--help"]).joined(separator: " "))».\n"
             }
             escribirEnStderr(mensaje)
-            codigo = CodigoDeSalida(fallo.clase)
+            // A command stopped by a signal exits with the signal's status even when the
+            // store failed on the way out (a server that hangs: DESIGN §13).
+            codigo = Interrupcion.senal.map(CodigoDeSalida.porSenal) ?? CodigoDeSalida(fallo.clase)
         }
         return terminarSalida(terminal, codigo)
     }

@@ -26,7 +26,7 @@ enum Senales {
     /// the store): store waits give up from now on, and if the clean end has not come in
     /// `ultimoPlazo`, the process exits with the signal's status.
     nonisolated static func terminar(_ numero: Int32) {
-        Interrupcion.activar()
+        Interrupcion.activar(senal: numero)
         DispatchQueue.global().asyncAfter(deadline: .now() + ultimoPlazo) {
             escribirEnStderr("marcador: no terminó a tiempo tras la señal \(numero); sale ya.\n")
             _exit(128 + numero)

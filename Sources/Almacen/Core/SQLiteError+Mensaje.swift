@@ -8,14 +8,20 @@ import Sistema
 #endif
 
 extension SQLiteError: ErrorDeTienda {
-    /// What SQLite said, as a sentence about the user's file.
+    /// What SQLite said, about the user's file.
+    public var explicacion: String { motivo(ruta: nil) }
+
     public func mensaje(para ruta: String) -> String {
-        if systemErrno == ENOSPC || systemErrno == EDQUOT {
-            return "Base de datos «\(ruta)»: no queda espacio en el disco."
-        }
+        "Base de datos «\(ruta)»: \(motivo(ruta: ruta))."
+    }
+
+    /// Why, with what the file system says about `ruta` when SQLite cannot open it.
+    private func motivo(ruta: String?) -> String {
+        if systemErrno == ENOSPC || systemErrno == EDQUOT { return "no queda espacio en el disco" }
         let motivo: String
         switch code.primario {
-        case .cantopen: motivo = "no se puede abrir: " + Self.porQueNoSeAbre(ruta)
+        case .cantopen:
+            motivo = "no se puede abrir" + (ruta.map { ": " + Self.porQueNoSeAbre($0) } ?? "")
         case .notadb, .corrupt:
             motivo =
                 "no es una base de datos de marcador (el fichero está dañado o es de otro tipo)"
@@ -25,7 +31,7 @@ extension SQLiteError: ErrorDeTienda {
         case .ioerr: motivo = "error de lectura o escritura en el disco (\(message))"
         default: motivo = message
         }
-        return "Base de datos «\(ruta)»: \(motivo)."
+        return motivo
     }
 
     /// SQLite only says "unable to open"; the file system knows why.

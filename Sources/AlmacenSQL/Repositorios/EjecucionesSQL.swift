@@ -12,9 +12,11 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
     public func cronica(
         partido: Int, duracionFija: Bool, canalesPropios: [String], propietario: Propietario
     ) -> any CronicaDelPartido {
-        CronicaSQL(
+        // Notices are stamped by the store's clock, as their leases and time-to-live are.
+        let cola = queue
+        return CronicaSQL(
             queue, partidoId: partido, duracionFija: duracionFija, canalesPropios: canalesPropios,
-            propietario: propietario)
+            propietario: propietario, ahora: { cola.ahora() })
     }
 
     public func ultima(partido: Int) throws -> EjecucionGuardada? {

@@ -45,7 +45,9 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
                 }
             }
         } catch {
-            if eco { escribirEnStderr("no se pudo guardar en el registro: \(error)\n") }
+            if eco {
+                escribirEnStderr("no se pudo guardar en el registro: \(explicacion(de: error))\n")
+            }
         }
     }
 
