@@ -52,8 +52,12 @@ uninstall:
 run: build
 	$(SWIFT) run --skip-build marcador $(ARGS)
 
+# The unit suites, then (apart) those that run processes and servers; a summary at the end.
+# `make test FILTRO=Despachador` runs only the tests whose name matches.
+FILTRO ?=
 test: deps lint
-	timeout 1200 $(SWIFT) test --parallel
+	$(SWIFT) build --build-tests
+	FILTRO="$(FILTRO)" SWIFT="$(SWIFT)" scripts/pruebas.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests Plugins
