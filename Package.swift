@@ -124,7 +124,8 @@ let package = Package(
             name: "AvisosTests",
             dependencies: ["Avisos", "Motor", "Almacen", "Torneo", "ApoyoDePruebas"]),
         .testTarget(
-            name: "ImportadorTests", dependencies: ["Importador", "Motor", "Almacen", "Torneo"]),
+            name: "ImportadorTests",
+            dependencies: ["Importador", "Motor", "Almacen", "Torneo", "ApoyoDePruebas"]),
         .testTarget(
             name: "MarcadorTests",
             dependencies: [

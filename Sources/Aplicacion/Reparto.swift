@@ -75,6 +75,10 @@ public struct Reparto: Sendable {
                 if ahora != configurados {
                     configurados = ahora
                     await despachador.actualizar(canales: try canalesActivos(registro: registro))
+                    registro.anotar(
+                        "los canales cambiaron: se atienden "
+                            + (despachador.canales.isEmpty
+                                ? "ninguno" : despachador.canales.joined(separator: ", ")))
                 }
                 vueltas += 1
                 if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: nucleo.ahora()) }

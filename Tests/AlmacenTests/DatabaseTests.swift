@@ -1,3 +1,4 @@
+import ApoyoDePruebas
 import Foundation
 import Testing
 
@@ -76,8 +77,8 @@ struct DatabaseTests {
 }
 
 func ruidoAleatorio(_ n: Int) -> [UInt8] {
-    var generador = SystemRandomNumberGenerator()
-    return (0..<n).map { _ in UInt8.random(in: 0...255, using: &generador) }
+    var azar = Azar(para: "ruido de la base")
+    return azar.bytes(n)
 }
 
 extension Array where Element == UInt8 {

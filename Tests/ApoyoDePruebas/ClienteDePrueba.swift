@@ -234,8 +234,21 @@ public final class FlujoDePrueba: Sendable {
         return condicion(eventos)
     }
 
-    /// Hangs up (the reader then closes the socket).
-    public func cerrar() {
+    /// Waits until the server answered with the stream's headers: from then on, every change
+    /// reaches this stream.
+    public func esperarAbierto(limite: Double = 20) async -> Bool {
+        let fin = Date().addingTimeInterval(limite)
+        while Date() < fin {
+            if cabecera != nil { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return cabecera != nil
+    }
+
+    /// Hangs up, and returns once the reader has read its last byte and closed the socket, so
+    /// `eventos` is final.
+    public func cerrar() async {
         estado.withLock { if !$0.cerrado { shutdown(socket, Int32(SHUT_RDWR)) } }
+        while !cerradoPorElServidor { try? await Task.sleep(for: .milliseconds(2)) }
     }
 }

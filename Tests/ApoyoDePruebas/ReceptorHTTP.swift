@@ -41,6 +41,8 @@ public final class ReceptorHTTP: Sendable {
     /// Responses by path, for servers that serve files rather than a script.
     private let rutas: [String: Respuesta]
     private let enviados = Mutex<[String: Int]>([:])
+    /// Answers over (written whole, or cut because the client hung up), by path.
+    private let acabadas = Mutex<[String: Int]>([:])
     private let socket: Int32
     private let recibidas = Mutex<[Peticion]>([])
     private let guion: Mutex<[Respuesta]>
@@ -84,6 +86,17 @@ public final class ReceptorHTTP: Sendable {
     public var peticiones: [Peticion] { recibidas.withLock { $0 } }
     /// Body bytes written for each path.
     public func bytesEnviados(_ ruta: String) -> Int { enviados.withLock { $0[ruta] ?? 0 } }
+
+    /// Waits until an answer to `ruta` is over: written whole, or cut short because the
+    /// client hung up. `false` after `limite` seconds.
+    public func esperarFinDeRespuesta(_ ruta: String, limite: Double = 20) async -> Bool {
+        let fin = Date().addingTimeInterval(limite)
+        while Date() < fin {
+            if acabadas.withLock({ ($0[ruta] ?? 0) > 0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
 
     public func cerrar() {
         cerrado.withLock { $0 = true }
@@ -158,6 +171,7 @@ public final class ReceptorHTTP: Sendable {
     }
 
     private func responder(_ cliente: Int32, ruta: String, seguir: Bool) -> Bool {
+        defer { acabadas.withLock { $0[ruta, default: 0] += 1 } }
         let respuesta = rutas[ruta] ?? guion.withLock { $0.isEmpty ? porDefecto : $0.removeFirst() }
         if respuesta.espera > 0 { usleep(useconds_t(respuesta.espera * 1_000_000)) }
         let total = respuesta.cuerpo.count + respuesta.relleno

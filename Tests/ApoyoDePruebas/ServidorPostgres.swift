@@ -29,6 +29,7 @@ public final class ServidorPostgres: Sendable {
         try await fueraDelPool {
             let servidor = try ServidorPostgres()
             compartidoYa.withLock { $0 = servidor }
+            pidDelServidor.withLock { $0 = servidor.pid.withLock { $0 } }
             atexit { ServidorPostgres.pararAlSalir() }
             return servidor
         }
@@ -46,6 +47,80 @@ public final class ServidorPostgres: Sendable {
     }
 
     private static let pidDelServidor = Mutex<Int32?>(nil)
+
+    /// The postmaster's pid (read from `postmaster.pid` after each start).
+    private let pid = Mutex<Int32?>(nil)
+
+    /// A server of its own, for a test that restarts it, freezes it or cuts its connections
+    /// (the shared one serves every other test meanwhile). Stop it with `parar()`.
+    public static func propio() async throws -> ServidorPostgres {
+        if let falta { throw FalloDeServidor(motivo: falta) }
+        return try await fueraDelPool { try ServidorPostgres() }
+    }
+
+    private var datos: String { carpeta + "/datos" }
+    /// The server's options: a Unix socket in `carpeta` only, no durability (tests).
+    private static func opciones(_ carpeta: String) -> String {
+        "-k \(carpeta) -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
+            + "-c full_page_writes=off -c max_connections=300"
+    }
+
+    private func comoPostgres(_ programa: String, _ argumentos: [String]) -> Int32 {
+        geteuid() == 0
+            ? Self.correr("/usr/sbin/runuser", ["-u", "postgres", "--", programa] + argumentos)
+            : Self.correr(programa, argumentos)
+    }
+
+    /// `pg_ctl restart -m fast`: every connection is cut, the server is back within a second
+    /// or so.
+    public func reiniciar() async throws {
+        let (bin, datos, opciones, log) = (Self.binarios()!, datos, Self.opciones(carpeta), carpeta + "/log")
+        let codigo = try await fueraDelPool {
+            self.comoPostgres(
+                bin + "/pg_ctl", ["-D", datos, "-o", opciones, "-l", log, "-m", "fast", "-w", "restart"])
+        }
+        guard codigo == 0 else { throw FalloDeServidor(motivo: "pg_ctl restart falló") }
+        leerPid()
+    }
+
+    /// SIGSTOP (`true`) or SIGCONT (`false`) to the postmaster and every backend: a server that
+    /// hangs with its sockets open, as a frozen machine would.
+    public func congelar(_ congelado: Bool) {
+        guard let pid = pid.withLock({ $0 }) else { return }
+        let senal = congelado ? SIGSTOP : SIGCONT
+        for hijo in Self.hijos(de: pid) { kill(hijo, senal) }
+        kill(pid, senal)
+    }
+
+    /// Stops a server of one's own (`propio`) and removes its folder.
+    public func parar() {
+        congelar(false)
+        if let pid = pid.withLock({ $0 }) {
+            kill(pid, SIGQUIT)
+            for _ in 0..<200 where kill(pid, 0) == 0 { usleep(10_000) }
+        }
+        try? FileManager.default.removeItem(atPath: carpeta)
+    }
+
+    /// Processes whose parent is `pid` (the backends of a postmaster), from /proc.
+    static func hijos(de pid: Int32) -> [Int32] {
+        let entradas = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entradas.compactMap(Int32.init).filter { candidato in
+            guard let stat = try? String(contentsOfFile: "/proc/\(candidato)/stat", encoding: .utf8),
+                let cierre = stat.lastIndex(of: ")")
+            else { return false }
+            let campos = stat[stat.index(after: cierre)...].split(separator: " ")
+            return campos.count > 1 && Int32(campos[1]) == pid
+        }
+    }
+
+    private func leerPid() {
+        if let texto = try? String(contentsOfFile: datos + "/postmaster.pid", encoding: .utf8),
+            let leido = Int32(texto.split(separator: "\n").first ?? "")
+        {
+            pid.withLock { $0 = leido }
+        }
+    }
 
     private init() throws {
         guard let bin = Self.binarios() else {
@@ -74,20 +149,14 @@ public final class ServidorPostgres: Sendable {
                     "--locale=C",
                 ]) == 0
         else { throw FalloDeServidor(motivo: "initdb falló") }
-        let opciones =
-            "-k \(carpeta) -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
-            + "-c full_page_writes=off -c max_connections=300"
+        let opciones = Self.opciones(carpeta)
         guard
             comoPostgres(
                 bin + "/pg_ctl",
                 ["-D", datos, "-o", opciones, "-l", carpeta + "/log", "-w", "start"])
                 == 0
         else { throw FalloDeServidor(motivo: "pg_ctl start falló (mira \(carpeta)/log)") }
-        if let texto = try? String(contentsOfFile: datos + "/postmaster.pid", encoding: .utf8),
-            let pid = Int32(texto.split(separator: "\n").first ?? "")
-        {
-            Self.pidDelServidor.withLock { $0 = pid }
-        }
+        leerPid()
     }
 
     /// `postgresql://…` for the server's own `postgres` database.

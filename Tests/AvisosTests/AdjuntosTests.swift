@@ -183,7 +183,8 @@ struct EnriquecedorTests {
         defer { servidor.cerrar() }
         let resultado = await enriquecedor().enriquecer(servidor.url("/enorme.png"), clave: "h")
         #expect(resultado == .original(motivo: "adjunto descartado: pasa de 10 MB"))
-        try await Task.sleep(for: .milliseconds(200))
+        // The server's writes fail once the fetcher hung up: then nothing more is sent.
+        #expect(await servidor.esperarFinDeRespuesta("/enorme.png"))
         #expect(servidor.bytesEnviados("/enorme.png") < 80 * 1024 * 1024)
     }
 

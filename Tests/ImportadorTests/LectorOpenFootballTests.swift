@@ -1,3 +1,4 @@
+import ApoyoDePruebas
 import Testing
 import Torneo
 
@@ -162,11 +163,9 @@ struct LectorOpenFootballTests {
     }
 
     @Test func ruidoAleatorioNoRompeNada() {
-        var generador = SystemRandomNumberGenerator()
+        var azar = Azar(para: "ruido del lector")
         for _ in 0..<200 {
-            let bytes = (0..<Int.random(in: 0..<300, using: &generador)).map { _ in
-                UInt8.random(in: 0...255, using: &generador)
-            }
+            let bytes = azar.bytes(Int.random(in: 0..<300, using: &azar))
             #expect(throws: FalloDeImportacion.self) {
                 _ = try LectorOpenFootball.leer(bytes, nombrePorDefecto: "x")
             }

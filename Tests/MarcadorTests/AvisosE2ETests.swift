@@ -21,6 +21,19 @@ struct AvisosE2ETests {
             ?? [:]
     }
 
+    /// Pending deliveries due now (backoff over, lease free or run out), read from the file.
+    func debidas(_ escenario: Escenario) async throws -> Int {
+        let queue = try DatabaseQueue(Database(path: escenario.db))
+        let ahora = Date().timeIntervalSince1970
+        return try queue.read { db in
+            try db.scalarInt(
+                """
+                SELECT count(*) FROM entrega WHERE estado = 'pendiente' AND proximo_intento <= ?
+                  AND (arrendado_hasta IS NULL OR arrendado_hasta < ?)
+                """, ahora, ahora) ?? 0
+        }
+    }
+
     /// Queues `n` notices of one run straight through the storage API, as `jugar` would, so
     /// the dispatcher processes under test find them pending.
     func encolar(_ n: Int, en escenario: Escenario) throws {
@@ -53,7 +66,8 @@ struct AvisosE2ETests {
         #expect(jugado.codigo == 0)
         #expect(jugado.error.contains("no se pudo publicar la notificación: webhook: HTTP 500"))
         #expect(await receptor.esperar(5))
-        try await Task.sleep(for: .milliseconds(1_100))
+        // The failed delivery is due again after its backoff (about a second).
+        #expect(try await esperarQue { try await debidas(escenario) == 1 })
         let envio = try await escenario.marcador("avisos", "enviar")
         #expect(
             envio.salida
@@ -180,7 +194,8 @@ struct AvisosE2ETests {
         condenado.senal(SIGKILL)
         #expect(await condenado.esperar().senal == SIGKILL)
         #expect(try await entregas(escenario)["pendiente"] == 1)
-        try await Task.sleep(for: .milliseconds(1_100))
+        // Due again once the dead dispatcher's one-second lease has run out.
+        #expect(try await esperarQue { try await debidas(escenario) == 1 })
         let segundo = try await escenario.marcador("avisos", "enviar")
         #expect(segundo.salida.hasPrefix("Entregadas: 1,"))
         let claves = receptor.peticiones.map { $0.cabeceras["idempotency-key"] }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The built `marcador` binary, run as a user would: real process, real files, real signals.
 struct Binario {
@@ -150,4 +151,44 @@ extension Resultado {
         !(error + salida).contains("Fatal error") && !(error + salida).contains("Stack dump")
             && !(error + salida).contains("Current stack trace") && senal == nil
     }
+}
+
+/// The rounds of a race test: how many really raced (the contenders overlapped) and how many
+/// did not (one finished before the other started, as a loaded machine may order them). A
+/// round that did not race is counted, never skipped in silence, and the test fails if too few
+/// raced to prove anything (DESIGN §17).
+struct Carreras {
+    let nombre: String
+    private(set) var rondas = 0
+    private(set) var compitieron = 0
+
+    init(_ nombre: String) { self.nombre = nombre }
+
+    mutating func anotar(compitio: Bool) {
+        rondas += 1
+        if compitio { compitieron += 1 }
+    }
+
+    /// Reports the count and fails below `minimo` rounds that really raced.
+    func comprobar(minimo: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        print("\(nombre): \(compitieron) de \(rondas) rondas compitieron de verdad")
+        #expect(
+            compitieron >= minimo,
+            "\(nombre): solo \(compitieron) de \(rondas) rondas compitieron (mínimo \(minimo))",
+            sourceLocation: sourceLocation)
+    }
+}
+
+/// Waits until `condicion` holds (a row committed, a line written), looking again every few
+/// milliseconds; `false` once `limite` passes. The deadline is only a guard: nothing here
+/// waits a fixed time to learn what happened (DESIGN §17).
+func esperarQue(
+    limite: Duration = .seconds(20), _ condicion: () async throws -> Bool
+) async rethrows -> Bool {
+    let tope = ContinuousClock.now + limite
+    while ContinuousClock.now < tope {
+        if try await condicion() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return try await condicion()
 }

@@ -1,3 +1,4 @@
+import ApoyoDePruebas
 import Foundation
 import Testing
 
@@ -61,11 +62,10 @@ struct ImportarE2ETests {
         let escenario = Escenario()
         _ = try await escenario.marcador("partidos")
         let antes = escenario.bytes(escenario.db)
-        var generador = SystemRandomNumberGenerator()
+        var azar = Azar(para: "ruido del importador")
         // 50 MB of noise: one random megabyte, repeated (generating 50 M random bytes one by one
         // would dominate the test's time without making the input any harder).
-        let mega = Data(
-            (0..<(1024 * 1024)).map { _ in UInt8.random(in: 0...255, using: &generador) })
+        let mega = Data(azar.bytes(1024 * 1024))
         var ruido = Data(capacity: 50 * mega.count)
         for _ in 0..<50 { ruido.append(mega) }
         let casos: [(String, Data, String)] = [

@@ -18,6 +18,8 @@ final class ProcesoConHoras: Sendable {
     let pid: pid_t
     let inicio: ContinuousClock.Instant
     private let lineas = Mutex<[Linea]>([])
+    /// Pipes read to their end (stdout, stderr): only then are `lineas` whole.
+    private let leidas = Mutex(0)
     private let fin = Mutex<(codigo: Int32, momento: ContinuousClock.Instant)?>(nil)
 
     init(_ argumentos: [String], entorno extra: [String: String] = [:], carpeta: String) throws {
@@ -65,7 +67,10 @@ final class ProcesoConHoras: Sendable {
     }
 
     private func leer(_ descriptor: Int32, deError: Bool) {
-        defer { close(descriptor) }
+        defer {
+            close(descriptor)
+            leidas.withLock { $0 += 1 }
+        }
         var pendiente: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -83,6 +88,15 @@ final class ProcesoConHoras: Sendable {
     }
 
     var todas: [Linea] { lineas.withLock { $0 } }
+
+    /// Until both pipes were read to their end (the child and any process it left holding
+    /// them are gone), 10 s at most.
+    private func esperarLecturas() async {
+        let tope = ContinuousClock.now + .seconds(10)
+        while leidas.withLock({ $0 }) < 2 && ContinuousClock.now < tope {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
 
     /// The first line containing `texto` (on stderr with `deError`), if it arrived.
     func linea(_ texto: String, deError: Bool? = nil) -> Linea? {
@@ -103,7 +117,7 @@ final class ProcesoConHoras: Sendable {
         while ContinuousClock.now < tope {
             if let linea = linea(texto, deError: deError) { return linea }
             if fin.withLock({ $0 }) != nil {
-                try? await Task.sleep(for: .milliseconds(20))
+                await esperarLecturas()
                 return linea(texto, deError: deError)
             }
             try? await Task.sleep(for: .milliseconds(1))
@@ -118,7 +132,7 @@ final class ProcesoConHoras: Sendable {
         let tope = ContinuousClock.now + limite
         while ContinuousClock.now < tope {
             if let fin = fin.withLock({ $0 }) {
-                try? await Task.sleep(for: .milliseconds(20))  // let the readers finish
+                await esperarLecturas()
                 return fin
             }
             try? await Task.sleep(for: .milliseconds(1))

@@ -33,16 +33,22 @@ struct PartidoEnVivoLeccionTests {
         #expect(modelo.marcador == Marcador(local: 1, visitante: 2))
     }
 
-    /// With the real clock, as in the lesson: 20 ms minutes, cancelled after 150 ms.
+    /// As in the lesson, 20 ms minutes on a clock the test moves: cancelled after seven.
     @Test func cancelarLaTareaDetieneElPartido() async {
         let registro = RegistroEspia()
+        let reloj = RelojManual()
         let modelo = PartidoEnVivo(
-            partido: Ejemplo.rayoContraToros, msPorMinuto: 20, registro: registro)
+            partido: Ejemplo.rayoContraToros, msPorMinuto: 20, reloj: Reloj(reloj),
+            registro: registro)
         let tarea = Task { try await modelo.jugar(duracion: 90) }
-        try? await Task.sleep(for: .milliseconds(150))
+        for minuto in 1...7 {
+            await esperarHasta { modelo.corriendo && modelo.minuto == minuto - 1 }
+            reloj.avanzar(.milliseconds(20))
+        }
+        await esperarHasta { modelo.minuto == 7 }
         tarea.cancel()
         let fin = try? await tarea.value
-        #expect(modelo.minuto < 90)
+        #expect(modelo.minuto == 7)
         #expect(!modelo.corriendo)
         #expect(fin == .cancelado(enElMinuto: modelo.minuto))
         #expect(
