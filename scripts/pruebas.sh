@@ -37,7 +37,7 @@ resumir() {
         sed -E 's/^([✔✘]) Suite "([^"]*)" (passed|failed) after ([0-9.]+) seconds\.?( with .*)?\.?$/\4 \1 \2\5/' |
         sort -k1,1 -rn | awk '{printf "  %s %7.2f s  %s\n", $2, $1, substr($0, index($0, $3))}'
     local saltadas
-    saltadas=$(grep -hE 'skipped' "$@" | sed -E 's/^[^ ]+ //')
+    saltadas=$(grep -hE '^[^↳ ]+ (Test|Suite) .* skipped' "$@" | sed -E 's/^[^ ]+ //')
     if [ -n "$saltadas" ]; then
         echo "== Saltadas (con su motivo)"
         echo "$saltadas" | awk '{printf "  %s\n", $0}'

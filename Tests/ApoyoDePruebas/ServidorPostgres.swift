@@ -74,10 +74,13 @@ public final class ServidorPostgres: Sendable {
     /// `pg_ctl restart -m fast`: every connection is cut, the server is back within a second
     /// or so.
     public func reiniciar() async throws {
-        let (bin, datos, opciones, log) = (Self.binarios()!, datos, Self.opciones(carpeta), carpeta + "/log")
+        let (bin, datos, opciones, log) = (
+            Self.binarios()!, datos, Self.opciones(carpeta), carpeta + "/log"
+        )
         let codigo = try await fueraDelPool {
             self.comoPostgres(
-                bin + "/pg_ctl", ["-D", datos, "-o", opciones, "-l", log, "-m", "fast", "-w", "restart"])
+                bin + "/pg_ctl",
+                ["-D", datos, "-o", opciones, "-l", log, "-m", "fast", "-w", "restart"])
         }
         guard codigo == 0 else { throw FalloDeServidor(motivo: "pg_ctl restart falló") }
         leerPid()
@@ -106,7 +109,8 @@ public final class ServidorPostgres: Sendable {
     static func hijos(de pid: Int32) -> [Int32] {
         let entradas = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entradas.compactMap(Int32.init).filter { candidato in
-            guard let stat = try? String(contentsOfFile: "/proc/\(candidato)/stat", encoding: .utf8),
+            guard
+                let stat = try? String(contentsOfFile: "/proc/\(candidato)/stat", encoding: .utf8),
                 let cierre = stat.lastIndex(of: ")")
             else { return false }
             let campos = stat[stat.index(after: cierre)...].split(separator: " ")

@@ -404,6 +404,9 @@ struct AvisosE2ETests {
             esperar() { for i in $(seq 200); do eval "$1" && return; sleep 0.1; done; }
             esperar 'grep -q NameAcquired \(monitor) && dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications | grep -q true'
             \(b) avisos activar && \(b) avisos canales añadir escritorio && \(b) jugar 1 --ms-por-minuto 0
+            # What `jugar` could not deliver in its half second at the whistle (notify-send is a
+            # process per notice: slow on a busy machine) goes out as a user would send it.
+            \(b) avisos enviar
             esperar '[ "$(grep -c "member=Notify" \(monitor))" -ge 5 ]'
             """
         let proceso = try Proceso(
@@ -412,10 +415,14 @@ struct AvisosE2ETests {
         let resultado = await proceso.esperar(limite: 60)
         #expect(resultado.codigo == 0, "\(resultado.error)")
         let visto = (try? String(contentsOfFile: monitor, encoding: .utf8)) ?? ""
-        #expect(visto.components(separatedBy: "member=Notify").count == 6)
+        // Five notices; a delivery cut at the whistle and sent again replaces its first copy
+        // (same `replaces_id`), so the daemon may have been called once more for it.
+        #expect(visto.components(separatedBy: "member=Notify").count - 1 >= 5)
         #expect(visto.contains("string \"marcador\""))
         #expect(visto.contains("string \"¡Gol!\""))
-        #expect(visto.contains("string \"Luis (Rayo FC), minuto 35\""))
+        for cuerpo in ServirE2ETests.partidoUno {
+            #expect(visto.contains("string \"\(cuerpo)\""), "\(cuerpo)")
+        }
         #expect(resultado.error.contains("notificación «¡Gol!» enviada: Luis, minuto 35"))
         #expect(!resultado.error.contains("no se pudo publicar"))
     }

@@ -53,10 +53,12 @@ struct FallosDePostgreSQLE2ETests {
         #expect(gol.codigo == 0, "\(gol.error)")
         #expect(gol.salida == "Gol a mano de Rayo FC: Rayo FC 1-0 Toros.\n")
         #expect(
-            try await contar(directo.db, "SELECT sum(mano_local) FROM ejecucion WHERE partido_id = 1")
+            try await contar(
+                directo.db, "SELECT sum(mano_local) FROM ejecucion WHERE partido_id = 1")
                 == 1)
 
-        proxy.cortarTrasElCommit(de: "INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija")
+        proxy.cortarTrasElCommit(
+            de: "INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija")
         let jugado = try await escenario.marcador("jugar", "2", "--ms-por-minuto", "0")
         #expect(proxy.cortes == 2)
         #expect(jugado.codigo == 0, "\(jugado.error)")
@@ -145,7 +147,8 @@ struct FallosDePostgreSQLE2ETests {
             try await esperarQue(limite: .seconds(60)) {
                 try await contar(escenario.db, terminado) == 1
             })
-        let registro = "SELECT count(*) FROM entrega WHERE canal = 'registro' AND estado = 'entregada'"
+        let registro =
+            "SELECT count(*) FROM entrega WHERE canal = 'registro' AND estado = 'entregada'"
         #expect(try await esperarQue { try await contar(escenario.db, registro) == 5 })
         #expect(try web.get("/api/partidos/1").json()?["id"] as? Int == 1)
         let fin = await web.parar()
@@ -218,7 +221,8 @@ struct FallosDePostgreSQLE2ETests {
                 )
             }
         }
-        let minuto = try await contar(escenario.db, "SELECT minuto FROM ejecucion WHERE estado = 'en_juego'")
+        let minuto = try await contar(
+            escenario.db, "SELECT minuto FROM ejecucion WHERE estado = 'en_juego'")
         let alla = try await escenario.marcadorSinDB(
             ["--db", escenario.db, "jugar", "1", "--reanudar", "--ms-por-minuto", "0"],
             ejecutable: "/usr/bin/unshare",

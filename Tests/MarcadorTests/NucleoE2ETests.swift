@@ -53,8 +53,8 @@ struct NucleoE2ETests {
             let quien = String(envio.texto.dropFirst(prefijo.count))
             let jugador = String(quien.prefix { $0 != "," })
             let gol = try #require(proceso.linea("Gol: \(jugador) (", deError: false))
-            #expect(envio.momento >= gol.momento, "\(quien)")
-            #expect((envio.momento - gol.momento).segundos < 5, "\(quien)")
+            // Two pipes read by two threads: their stamps may come in either order.
+            #expect(abs((envio.momento - gol.momento).segundos) < 5, "\(quien)")
         }
         #expect(
             proceso.linea("5 avisos pendientes para «webhook»: `marcador avisos enviar`") != nil)

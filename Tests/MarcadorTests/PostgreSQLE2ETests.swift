@@ -220,8 +220,10 @@ struct PostgreSQLE2ETests {
         #expect(try await entregas(escenario) == ["pendiente": 3])
         // Due again once the dead dispatcher's one-second lease has run out (by the server's
         // clock, as the claim judges it).
-        let vencidas = "SELECT count(*) FROM entrega WHERE arrendado_hasta < extract(epoch FROM clock_timestamp())"
-        #expect(try await esperarQue { try await consultar(escenario, vencidas) { $0.int(0) } == [3] })
+        let vencidas =
+            "SELECT count(*) FROM entrega WHERE arrendado_hasta < extract(epoch FROM clock_timestamp())"
+        #expect(
+            try await esperarQue { try await consultar(escenario, vencidas) { $0.int(0) } == [3] })
         let segundo = try await escenario.marcador("avisos", "enviar")
         #expect(segundo.salida.hasPrefix("Entregadas: 3,"))
         let claves = receptor.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }
@@ -315,7 +317,8 @@ struct PostgreSQLE2ETests {
         // Five seconds a minute: a stop noticed only at the next minute would come seconds late.
         let aqui = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "5000")
         let enJuego = "SELECT count(*) FROM ejecucion WHERE estado = 'en_juego' AND minuto >= 1"
-        #expect(try await esperarQue { try await consultar(escenario, enJuego) { $0.int(0) } != [0] })
+        #expect(
+            try await esperarQue { try await consultar(escenario, enJuego) { $0.int(0) } != [0] })
         let alla = try await escenario.marcadorSinDB(
             [
                 "--db", escenario.db, "jugar", "1", "--ms-por-minuto", "0",

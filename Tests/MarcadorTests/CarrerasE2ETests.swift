@@ -1,0 +1,257 @@
+import Almacen
+import AlmacenPostgreSQL
+import ApoyoDePruebas
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// DESIGN §13, one live run per match on every path: 2, 3 and 5 starts of one match at the
+/// same instant from the terminal and the page in every mix (CLI×CLI, API×API, CLI×API), 30
+/// rounds each, on SQLite and on a real PostgreSQL. In every round that really raced exactly
+/// one run ends `terminado` and the others `cancelado`; over the whole matrix each goal reaches
+/// each channel (`registro` and a loopback webhook) exactly once.
+///
+/// Each round plays a match of its own (imported for the matrix), three rounds at a time.
+/// Serialized: it runs tens of processes against two cores.
+@Suite("Una ejecución viva por partido (binario)", .serialized)
+struct CarrerasE2ETests {
+    enum Mezcla: String, CaseIterable, Sendable {
+        case terminales = "CLI×CLI"
+        case paginas = "API×API"
+        case mezcladas = "CLI×API"
+
+        /// How many of `n` contenders start from a page (the rest from a terminal).
+        func desdeLaPagina(_ n: Int) -> Int {
+            switch self {
+            case .terminales: 0
+            case .paginas: n
+            case .mezcladas: n / 2
+            }
+        }
+    }
+
+    static let rondas = 30
+    static let tamanos = [2, 3, 5]
+    /// Milliseconds a minute: a 60-minute run lasts 240 ms, far longer than the contenders
+    /// take to start, so nearly every round races.
+    static let ms = 4
+
+    /// The matrix's matches: one per round, each with a goal in each of its first minutes (so
+    /// runs queue notices while they race), under distinct teams.
+    static func fichero(partidos: Int) -> String {
+        let lista = (1...partidos).map { n in
+            """
+            {"round": "Ronda \(n)", "date": "2026-01-01", "team1": "Local \(n)",
+             "team2": "Visitante \(n)", "score": {"ft": [2, 1]},
+             "goals1": [{"name": "Ana", "minute": 1}, {"name": "Luis", "minute": 3}],
+             "goals2": [{"name": "Iván", "minute": 2}]}
+            """
+        }
+        return "{\"name\": \"Carreras\", \"matches\": [\(lista.joined(separator: ",\n"))]}"
+    }
+
+    @Test func enSQLite() async throws {
+        try await matriz(Escenario(), nombre: "SQLite")
+    }
+
+    @Test(
+        .enabled(if: ServidorPostgres.falta == nil, "PostgreSQL: \(ServidorPostgres.falta ?? "")"))
+    func enPostgreSQL() async throws {
+        try await matriz(
+            Escenario(db: try await ServidorPostgres.compartido().baseNueva()), nombre: "PostgreSQL"
+        )
+    }
+
+    func matriz(_ escenario: Escenario, nombre: String) async throws {
+        let receptor = try ReceptorHTTP()
+        defer { receptor.cerrar() }
+        let total = Mezcla.allCases.count * Self.tamanos.count * Self.rondas
+        let ruta = escenario.carpeta + "/carreras.json"
+        try Self.fichero(partidos: total).write(toFile: ruta, atomically: true, encoding: .utf8)
+        #expect(try await escenario.marcador("importar", ruta).codigo == 0)
+        #expect(try await escenario.marcador("avisos", "activar").codigo == 0)
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        let primero = try #require(
+            try await escenario.partidos().first { $0.local == "Local 1" }?.id)
+        let web = try await ServidorDePrueba(escenario: escenario)
+        let pista = Pista(
+            db: escenario.db, carpeta: escenario.carpeta, puerto: web.puerto, clave: web.clave)
+
+        var siguiente = primero
+        for mezcla in Mezcla.allCases {
+            for tamano in Self.tamanos {
+                var carreras = Carreras("\(nombre) \(mezcla.rawValue) ×\(tamano)")
+                var pendientes = Array(siguiente..<siguiente + Self.rondas)
+                siguiente += Self.rondas
+                while !pendientes.isEmpty {
+                    let tanda = Array(pendientes.prefix(3))
+                    pendientes.removeFirst(tanda.count)
+                    let resultados = try await withThrowingTaskGroup(of: Bool.self) { grupo in
+                        for partido in tanda {
+                            grupo.addTask {
+                                try await Self.ronda(
+                                    partido, mezcla: mezcla, tamano: tamano, en: pista)
+                            }
+                        }
+                        return try await grupo.reduce(into: []) { $0.append($1) }
+                    }
+                    for compitio in resultados { carreras.anotar(compitio: compitio) }
+                }
+                carreras.comprobar(minimo: Self.rondas * 2 / 3)
+            }
+        }
+
+        // Everything left in the queue goes out now; then every goal reached every channel once.
+        #expect(try await escenario.marcador("avisos", "enviar").codigo == 0)
+        let avisos = try await escenario.consulta(
+            "SELECT count(*) FROM aviso WHERE partido_id >= \(primero)")
+        let noEntregadas = try await escenario.consulta(
+            """
+            SELECT count(*) FROM entrega WHERE canal IN ('registro', 'webhook')
+              AND estado <> 'entregada' AND aviso_id IN (SELECT id FROM aviso WHERE partido_id >= \(primero))
+            """)
+        #expect(noEntregadas == 0)
+        let lineas = try await escenario.consulta(
+            "SELECT count(*) FROM registro WHERE linea LIKE 'notificación%' AND partido_id >= \(primero)"
+        )
+        #expect(lineas == avisos, "\(nombre): \(lineas) líneas para \(avisos) avisos")
+        let claves = receptor.peticiones.compactMap { $0.cabeceras["idempotency-key"] }
+        #expect(claves.count == avisos, "\(nombre): \(claves.count) POST para \(avisos) avisos")
+        #expect(Set(claves).count == claves.count, "\(nombre): un aviso llegó dos veces")
+        print("\(nombre): \(avisos) avisos, \(lineas) líneas de registro, \(claves.count) POST")
+        _ = await web.parar()
+    }
+
+    /// One round: `tamano` starts of `partido` at the same instant, in the mix asked; waits
+    /// until none of its runs is live and checks how they ended.
+    /// - Returns: whether the starts really raced (every run began before the previous ended).
+    static func ronda(_ partido: Int, mezcla: Mezcla, tamano: Int, en pista: Pista)
+        async throws -> Bool
+    {
+        enum Contendiente: Sendable {
+            case pagina(estado: Int, texto: String)
+            case terminal(ProcesoConHoras)
+        }
+        let paginas = mezcla.desdeLaPagina(tamano)
+        let (db, puerto, clave, carpeta) = (pista.db, pista.puerto, pista.clave, pista.carpeta)
+        let lanzados = try await alMismoTiempo(tamano) { i -> Contendiente in
+            if i < paginas {
+                let respuesta = try ClienteDePrueba.enviar(
+                    puerto: puerto, "/api/partidos/\(partido)/jugar", json: ["msPorMinuto": ms],
+                    clave: clave)
+                return .pagina(estado: respuesta.estado, texto: respuesta.texto)
+            }
+            return .terminal(
+                try ProcesoConHoras(
+                    [
+                        "--db", db, "jugar", "\(partido)", "--ms-por-minuto", "\(ms)",
+                        "--duracion", "60",
+                    ], carpeta: carpeta))
+        }
+        for lanzado in lanzados {
+            switch lanzado {
+            case .pagina(let estado, let texto):
+                #expect(estado == 202, "partido \(partido): \(texto)")
+            case .terminal(let proceso):
+                let (codigo, _) = await proceso.esperarFin()
+                #expect(
+                    codigo == 0,
+                    "partido \(partido): \(proceso.todas.filter(\.deError).map(\.texto))")
+            }
+        }
+        let sql = "SELECT count(*) FROM ejecucion WHERE partido_id = \(partido)"
+        let vivas = sql + " AND estado = 'en_juego'"
+        let acabaron = try await esperarQue(limite: .seconds(60)) {
+            let todas = try await pista.consulta(sql)
+            let enJuego = try await pista.consulta(vivas)
+            return todas == tamano && enJuego == 0
+        }
+        #expect(acabaron, "partido \(partido): las ejecuciones no acabaron")
+        let ejecuciones = try await pista.ejecuciones(partido)
+        let compitieron = zip(ejecuciones, ejecuciones.dropFirst()).allSatisfy { anterior, otra in
+            anterior.acabada.map { otra.empezada <= $0 } ?? true
+        }
+        guard compitieron else { return false }
+        let estados = ejecuciones.map(\.estado).sorted()
+        #expect(
+            estados == Array(repeating: "cancelado", count: tamano - 1) + ["terminado"],
+            "partido \(partido) (\(mezcla.rawValue) ×\(tamano)): \(estados)")
+        return true
+    }
+}
+
+/// Where a round runs: the store, the folder for outputs, the server of the pages and its key.
+struct Pista: Sendable {
+    let db: String
+    let carpeta: String
+    let puerto: Int
+    let clave: String
+
+    /// One integer from the store, whichever it is.
+    func consulta(_ sql: String) async throws -> Int {
+        try await Escenario.consulta(sql, en: db)
+    }
+
+    /// The runs of a match, oldest first: how each ended and when it began and ended.
+    func ejecuciones(_ partido: Int) async throws -> [(
+        estado: String, empezada: String, acabada: String?
+    )] {
+        try await Escenario.ejecuciones(partido, en: db)
+    }
+}
+
+extension Escenario {
+    func consulta(_ sql: String) async throws -> Int { try await Self.consulta(sql, en: db) }
+
+    /// One integer from the store at `db`, whichever it is.
+    static func consulta(_ sql: String, en db: String) async throws -> Int {
+        return try await fueraDelPool {
+            if AlmacenPG.esURL(db) {
+                return try ColaPG(url: db).read { try $0.scalarInt(sql) } ?? 0
+            }
+            return try DatabaseQueue(Database(path: db)).read { try $0.scalarInt(sql) } ?? 0
+        }
+    }
+
+    /// The runs of a match at `db`, oldest first: how each ended, when it began and ended.
+    static func ejecuciones(_ partido: Int, en db: String) async throws -> [(
+        estado: String, empezada: String, acabada: String?
+    )] {
+        let sql =
+            "SELECT estado, empezada, acabada FROM ejecucion WHERE partido_id = \(partido) ORDER BY empezada, id"
+        return try await fueraDelPool {
+            if AlmacenPG.esURL(db) {
+                return try ColaPG(url: db).read {
+                    try $0.rows(sql) {
+                        (
+                            $0.string("estado"), $0.string("empezada"),
+                            $0.optionalString("acabada")
+                        )
+                    }
+                }
+            }
+            return try DatabaseQueue(Database(path: db)).read {
+                try $0.rows(sql) {
+                    ($0.string("estado"), $0.string("empezada"), $0.optionalString("acabada"))
+                }
+            }
+        }
+    }
+
+    /// The matches as `partidos --json` lists them.
+    func partidos() async throws -> [(id: Int, local: String)] {
+        let salida = try await marcador("partidos", "--json").salida
+        let lista = try JSONSerialization.jsonObject(with: Data(salida.utf8)) as? [[String: Any]]
+        return (lista ?? []).compactMap { fila in
+            guard let id = fila["id"] as? Int, let local = fila["local"] as? String else {
+                return nil
+            }
+            return (id, local)
+        }
+    }
+}
