@@ -117,7 +117,15 @@ let package = Package(
             ]),
         .testTarget(
             name: "MotorTests",
-            dependencies: ["Motor", "Almacen", "AlmacenSQL", "Persistencia", "Torneo"]),
+            dependencies: [
+                "Motor", "Almacen", "AlmacenSQL", "Persistencia", "Torneo", "ApoyoDePruebas",
+            ]),
+        .testTarget(
+            name: "AplicacionTests",
+            dependencies: [
+                "Aplicacion", "Almacen", "AlmacenSQL", "Persistencia", "Motor", "Avisos", "Torneo",
+                "Sistema", "ApoyoDePruebas",
+            ]),
         // Test support shared by the suites: a real HTTP server on 127.0.0.1.
         .target(name: "ApoyoDePruebas", dependencies: ["Sistema"], path: "Tests/ApoyoDePruebas"),
         .testTarget(

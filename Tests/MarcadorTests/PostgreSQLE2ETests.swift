@@ -110,6 +110,19 @@ struct PostgreSQLE2ETests {
                     + "no se puede conectar con el servidor PostgreSQL ("))
         #expect(!malo.error.contains("secreto"))
         #expect(malo.sinTrazaDeFallo)
+        // Nor as a `password` parameter, nor in a malformed URL (an `@` in the password).
+        for url in [
+            "postgresql://nadie@/nada?host=/nonexistent&password=secreto",
+            "postgresql://nadie@/nada?PASSWORD=secreto&host=/nonexistent",
+            "postgresql://nadie:sec@reto@/nada?host=/nonexistent",
+            "postgresql://nadie:secreto@[::1/nada",
+        ] {
+            let otro = try await escenario.marcadorSinDB(["--db", url, "partidos"])
+            #expect(otro.codigo == 74, "\(url)")
+            #expect(
+                !otro.error.contains("secreto") && !otro.error.contains("reto@"), "\(otro.error)")
+            #expect(otro.sinTrazaDeFallo)
+        }
     }
 
     @Test func trasUnSIGKILLSeReanudaSinRepetirGoles() async throws {

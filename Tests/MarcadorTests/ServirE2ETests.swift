@@ -275,6 +275,45 @@ struct ServirE2ETests {
         await servidor.parar()
     }
 
+    /// «Jugar» on a match the page is playing relaunches it from zero (DESIGN §13): the first
+    /// run ends cancelled where it was, one run is live, and it starts at minute 0 (round 2: two
+    /// runs side by side, both to the end, every goal notified twice).
+    @Test func jugarDosVecesRelanzaDesdeCero() async throws {
+        let servidor = try await ServidorDePrueba()
+        let flujo = try FlujoDePrueba(puerto: servidor.puerto)
+        #expect(await flujo.esperarAbierto())
+        #expect(try servidor.post("/api/partidos/1/jugar", ["msPorMinuto": 100]).estado == 202)
+        #expect(await flujo.esperar { Self.minutos($0).contains(5) })
+        let primera = try #require(
+            flujo.eventos.last { $0.nombre == "partido" }?.json()?["ejecucion"] as? Int)
+        #expect(try servidor.post("/api/partidos/1/jugar", ["msPorMinuto": 100]).estado == 202)
+        let segundaEmpezo: ([FlujoDePrueba.Evento]) -> Bool = { eventos in
+            eventos.contains {
+                ($0.json()?["ejecucion"] as? Int).map { $0 != primera } == true
+                    && $0.json()?["minuto"] as? Int == 2
+            }
+        }
+        #expect(await flujo.esperar(segundaEmpezo))
+        let db = try DatabaseQueue(Database(path: servidor.escenario.db))
+        let ejecuciones = try db.read {
+            try $0.rows("SELECT id, estado, minuto FROM ejecucion WHERE partido_id = 1 ORDER BY id")
+            {
+                ($0.int("id"), $0.string("estado"), $0.int("minuto"))
+            }
+        }
+        #expect(ejecuciones.count == 2)
+        #expect(ejecuciones.first?.0 == primera)
+        #expect(ejecuciones.first?.1 == "cancelado")
+        #expect((ejecuciones.first?.2 ?? 0) >= 5)
+        #expect(ejecuciones.last?.1 == "en_juego")
+        // The new run's first event is minute 0: from zero, not from where the other was.
+        let segunda = try #require(ejecuciones.last?.0)
+        #expect(Self.minutos(flujo.eventos, ejecucion: segunda).first == 0)
+        #expect(servidor.errores.contains("partido CANCELADO en el minuto"))
+        await flujo.cerrar()
+        await servidor.parar()
+    }
+
     /// A `jugar` in another terminal shows on the page: the stream reads the store.
     @Test func unJugarDeOtraTerminalSeVeEnDirecto() async throws {
         let servidor = try await ServidorDePrueba()

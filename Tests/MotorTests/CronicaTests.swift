@@ -1,4 +1,5 @@
 import Almacen
+import ApoyoDePruebas
 import Foundation
 import Testing
 import Torneo

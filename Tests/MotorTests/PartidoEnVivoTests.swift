@@ -1,3 +1,4 @@
+import ApoyoDePruebas
 import Synchronization
 import Testing
 import Torneo

@@ -1,14 +1,14 @@
 import Synchronization
 
 /// A clock that only moves when the test says so: cancellation tests become deterministic.
-final class RelojManual: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var desdeElInicio: Duration
-        func advanced(by duration: Duration) -> Instant {
+public final class RelojManual: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        public var desdeElInicio: Duration
+        public func advanced(by duration: Duration) -> Instant {
             Instant(desdeElInicio: desdeElInicio + duration)
         }
-        func duration(to other: Instant) -> Duration { other.desdeElInicio - desdeElInicio }
-        static func < (a: Instant, b: Instant) -> Bool { a.desdeElInicio < b.desdeElInicio }
+        public func duration(to other: Instant) -> Duration { other.desdeElInicio - desdeElInicio }
+        public static func < (a: Instant, b: Instant) -> Bool { a.desdeElInicio < b.desdeElInicio }
     }
 
     private struct Espera {
@@ -28,10 +28,12 @@ final class RelojManual: Clock, Sendable {
 
     private let estado = Mutex(Estado())
 
-    var now: Instant { estado.withLock { $0.ahora } }
-    var minimumResolution: Duration { .zero }
+    public init() {}
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public var now: Instant { estado.withLock { $0.ahora } }
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
         let id = estado.withLock { estado -> Int in
             estado.siguienteId += 1
@@ -67,7 +69,7 @@ final class RelojManual: Clock, Sendable {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline passed.
-    func avanzar(_ duracion: Duration) {
+    public func avanzar(_ duracion: Duration) {
         let vencidas = estado.withLock { estado -> [Espera] in
             estado.ahora = estado.ahora.advanced(by: duracion)
             let ahora = estado.ahora

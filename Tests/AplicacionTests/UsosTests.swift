@@ -1,0 +1,207 @@
+import Almacen
+import Aplicacion
+import ApoyoDePruebas
+import Avisos
+import Foundation
+import Persistencia
+import Testing
+import Torneo
+
+/// The use cases every front end calls (DESIGN §13), in process on an in-memory store: the
+/// same sentences and the same kinds of failure for the terminal and the page.
+@Suite("Núcleo: los casos de uso")
+struct UsosTests {
+    let nucleo: Nucleo
+
+    init() throws { nucleo = try nucleoEnMemoria() }
+
+    @Test func golAManoYSuDeshacer() throws {
+        #expect(
+            try nucleo.golAMano(partido: 1, lado: .visitante, quitar: false)
+                == "Gol a mano de Toros: Rayo FC 0-1 Toros.")
+        #expect(
+            try nucleo.golAMano(partido: 1, lado: .visitante, quitar: true)
+                == "Gol a mano quitado a Toros: Rayo FC 0-0 Toros.")
+        // Nothing left to undo: a conflict (64 on the command line, 409 on the page).
+        #expect(throws: Fallo.conflicto("Toros no tiene goles a mano que quitar en el partido 1."))
+        {
+            try nucleo.golAMano(partido: 1, lado: .visitante, quitar: true)
+        }
+        #expect(throws: Fallo.self) { try nucleo.golAMano(partido: 9, lado: .local, quitar: false) }
+        let lineas = try nucleo.registro(partido: 1, ultimas: nil).map(\.linea)
+        #expect(lineas.count == 2)
+        #expect(lineas.first?.hasPrefix("gol a mano de Toros: Rayo FC 0-1 Toros (") == true)
+    }
+
+    @Test func ajustesConSusFrasesYSusLimites() throws {
+        #expect(try nucleo.cambiarMsPorMinuto(40) == "Milisegundos por minuto: 40.")
+        #expect(
+            try nucleo.cambiarSilencio(true)
+                == "Silencio: sí (sin banner ni campana en la terminal).")
+        #expect(try nucleo.permitirAvisos(true) == "Avisos de gol: activados")
+        #expect(try nucleo.cambiarDuracion(60) == ["Duración: 60 minutos."])
+        let ajustes = try nucleo.ajustes()
+        #expect(ajustes.msPorMinuto == 40 && ajustes.sinAvisosEnPrimerPlano)
+        #expect(ajustes.avisosPermitidos == true && ajustes.duracion == 60)
+        #expect(throws: Fallo.uso("Indica una duración de 60 o 90 minutos, no «45».")) {
+            try nucleo.cambiarDuracion(45)
+        }
+        #expect(throws: Fallo.uso("registro-dias va de 1 a 3650, no «0».")) {
+            try nucleo.cambiarDiasDeRegistro(0)
+        }
+        #expect(try nucleo.ajustes().duracion == 60)
+    }
+
+    @Test func losNombresSeBuscanSinMayusculasNiAcentos() throws {
+        var vistos: [Int] = []
+        try nucleo.recorrerPartidos(FiltroDePartidos(equipo: "toros")) { vistos.append($0.id) }
+        #expect(vistos == [1])
+        #expect(throws: Fallo.self) {
+            try nucleo.recorrerPartidos(FiltroDePartidos(equipo: "Torso")) { _ in }
+        }
+        do {
+            try nucleo.recorrerPartidos(FiltroDePartidos(equipo: "Torso")) { _ in }
+        } catch let fallo as Fallo {
+            #expect(fallo.clase == .noEncontrado)
+            #expect(fallo.mensaje == "No hay ningún equipo llamado «Torso». ¿Quizá «Toros»?")
+        }
+        #expect(
+            throws: Fallo.noEncontrado(
+                "No hay ninguna competición llamada «x». Todavía no hay competiciones.")
+        ) {
+            try nucleo.clasificacion(competicion: "x")
+        }
+    }
+
+    @Test func laFichaDeUnPartido() throws {
+        let ficha = try nucleo.ficha(2)
+        #expect(ficha.ficha.partido.local.nombre == "Águilas CF")
+        #expect(ficha.goles.first?.minuto == "23")
+        #expect(ficha.ejecuciones.isEmpty)
+        #expect(ficha.resumen?.estado == .sinEmpezar)
+        #expect(throws: Fallo.self) { try nucleo.ficha(99) }
+    }
+
+    @Test func canales() throws {
+        #expect(
+            try nucleo.anadirCanal(
+                .registro, nombre: "bitacora", ajustes: AjustesDeCanal(),
+                seguimiento: Seguimiento(equipos: ["TOROS"]))
+                == "Canal «bitacora» (registro) añadido.")
+        #expect(try nucleo.canales().map(\.nombre) == ["bitacora", "registro"])
+        #expect(try nucleo.canales().first?.sigue.equipos == ["Toros"])
+        #expect(throws: Fallo.self) {
+            try nucleo.anadirCanal(.registro, nombre: "bitacora", ajustes: AjustesDeCanal())
+        }
+        #expect(
+            throws: Fallo.uso(
+                "La URL del webhook debe empezar por http:// o https://: «ftp://***».")
+        ) {
+            try nucleo.anadirCanal(.webhook, nombre: nil, ajustes: AjustesDeCanal(url: "ftp://x"))
+        }
+        #expect(try nucleo.activarCanal("bitacora", activo: false) == "Canal «bitacora» en pausa.")
+        #expect(try nucleo.quitarCanal("bitacora") == "Canal «bitacora» quitado.")
+        #expect(throws: Fallo.noEncontrado("No hay ningún canal llamado «bitacora».")) {
+            try nucleo.quitarCanal("bitacora")
+        }
+    }
+
+    @Test func importarSimulandoNoEscribeNada() throws {
+        let ruta = FileManager.default.temporaryDirectory.path + "/nucleo-\(UUID()).json"
+        try """
+        {"name": "Prueba", "matches": [{"team1": "A", "team2": "B", "date": "2026-01-02",
+          "score": {"ft": [1, 0]}, "goals1": [{"name": "Uno", "minute": 5}]}]}
+        """.write(toFile: ruta, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: ruta) }
+        let competicion = try Nucleo.leerPartidos(ruta)
+        #expect(try nucleo.importar(competicion, simular: true).resumen.nuevos == 1)
+        #expect(try nucleo.competiciones().compactMap(\.nombre).isEmpty)
+        #expect(try nucleo.importar(competicion, simular: false).resumen.nuevos == 1)
+        #expect(try nucleo.importar(competicion, simular: false).resumen.yaEstaban == 1)
+        #expect(throws: Fallo.noEncontrado("No existe el fichero «/no/existe.json».")) {
+            try Nucleo.leerPartidos("/no/existe.json")
+        }
+    }
+}
+
+/// A drain the store fails (DESIGN §13): work is left undone, so `avisos enviar` must not end
+/// as if it were done — it fails (74) saying how much is left, with the leases given back.
+@Suite("Núcleo: un envío que la tienda no deja terminar")
+struct EnvioFallidoTests {
+    /// The store as it is, but for claims, which fail.
+    struct TiendaQueFalla: Tienda {
+        let base: any Tienda
+        var descripcion: String { base.descripcion }
+        func ahora() -> Double { base.ahora() }
+        func ficheroDeSemilla(_ nombre: String) -> [UInt8]? { nil }
+        func reiniciarDatos() throws { try base.reiniciarDatos() }
+        var partidos: any PartidosRepositorio { base.partidos }
+        var ejecuciones: any Ejecuciones { base.ejecuciones }
+        var buzon: any Buzon { BuzonQueFalla(base: base.buzon) }
+        var cambios: any Cambios { base.cambios }
+        var mantenimiento: any Mantenimiento { base.mantenimiento }
+        var importacion: any Importacion { base.importacion }
+        func registro(eco: Bool) -> any Registro { base.registro(eco: false) }
+        func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
+            try base.lineasDelRegistro(partido: partido, limite: limite)
+        }
+        func escuchar(
+            _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+        ) -> (any Escucha)? { nil }
+    }
+
+    struct Averia: Error {}
+
+    /// Every call goes to the real outbox, but a claim throws.
+    struct BuzonQueFalla: Buzon {
+        let base: any Buzon
+        func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] { throw Averia() }
+        func registrar(_ r: [ResultadoDeEntrega], arrendatario: String, ahora: Double) throws -> Int
+        {
+            try base.registrar(r, arrendatario: arrendatario, ahora: ahora)
+        }
+        func renovar(_ e: [String: [Int]], arrendatario: String, hasta: Double) throws -> Int {
+            try base.renovar(e, arrendatario: arrendatario, hasta: hasta)
+        }
+        func soltar(_ e: [String: [Int]], arrendatario: String, ahora: Double) throws -> Int {
+            try base.soltar(e, arrendatario: arrendatario, ahora: ahora)
+        }
+        func liberar(arrendatario: String, canal: String?, ahora: Double) throws -> Int {
+            try base.liberar(arrendatario: arrendatario, canal: canal, ahora: ahora)
+        }
+        func caducarBannersHuerfanos(ahora: Double) throws -> Int { 0 }
+        func anotarEnriquecimiento(aviso: Int, enriquecido: Bool, motivo: String?) throws {}
+        func reintentarFallidas(ahora: Double) throws -> Int { 0 }
+        func recuento() throws -> [EstadoDeEntrega: Int] { try base.recuento() }
+        func pendientesPorCanal(ejecucion: Int?) throws -> [String: Int] {
+            try base.pendientesPorCanal(ejecucion: ejecucion)
+        }
+        func ultimos(limite: Int) throws -> [AvisoEnBuzon] { try base.ultimos(limite: limite) }
+        func proximoVencimiento(canal: String) throws -> Double? { nil }
+        func canales() throws -> [CanalConfigurado] { try base.canales() }
+        func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool { false }
+        func cambiarFiltros(_ nombre: String, _ filtros: FiltrosDeCanal) throws -> Bool { false }
+        func encolarPrueba(canal: String?, ahora: Double) throws -> Int { 0 }
+        func entregas(aviso: Int) throws -> [EntregaDeAviso] { [] }
+        func quitarCanal(_ nombre: String) throws -> Bool { false }
+        func activarCanal(_ nombre: String, activo: Bool) throws -> Bool { false }
+    }
+
+    @MainActor
+    @Test func enviarFallaYDiceCuantoQueda() async throws {
+        let base = TiendaSQLite(try Almacen.enMemoria())
+        _ = try base.partidos.actualizarAjustes { $0.avisosPermitidos = true }
+        let nucleoReal = Nucleo(tienda: base, entorno: [:])
+        _ = try await Juegos(nucleo: nucleoReal, registro: RegistroEspia()).jugar(
+            PeticionDeJuego(partido: 1, msPorMinuto: 0))
+        let nucleo = Nucleo(tienda: TiendaQueFalla(base: base), entorno: [:])
+        let reparto = Reparto(nucleo) { _ in }
+        do {
+            _ = try await reparto.enviar(configuracion: Despachador.Configuracion())
+            Issue.record("un envío que no pudo reclamar nada no puede acabar bien")
+        } catch let fallo as Fallo {
+            #expect(fallo.clase == .entradaSalida)
+            #expect(fallo.mensaje.contains("5 entregas quedan pendientes"), "\(fallo.mensaje)")
+        }
+    }
+}
