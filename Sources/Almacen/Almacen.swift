@@ -24,10 +24,13 @@ public enum Almacen {
         ruta: String, reiniciarDatos: Bool = false, migrator: Migrator = Migrator()
     ) throws -> DatabaseQueue {
         try crearPrivado(ruta)
+        try comprobarFicheros(ruta)
         let db = try Database(path: ruta)
         try migrator.checkNotSuperseded(db)
+        try comprobarQueEsDeMarcador(db)
         try configurar(db)
         try migrator.migrate(db)
+        try marcarComoDeMarcador(db)
         if reiniciarDatos {
             try Semillas.cargar(en: db)
         } else {
@@ -36,11 +39,61 @@ public enum Almacen {
         return DatabaseQueue(db)
     }
 
+    /// What marcador writes in the file's header (`PRAGMA application_id`, «MRCD»): a SQLite
+    /// file of another program is recognised and refused, never migrated.
+    /// See https://www.sqlite.org/fileformat.html#application_id
+    public static let idDeAplicacion: Int32 = 0x4D52_4344
+
+    /// Refuses a SQLite file that is not marcador's: not ours by its header, and holding tables
+    /// of its own (an empty file, or one an earlier marcador wrote before the header had the
+    /// mark, is ours).
+    static func comprobarQueEsDeMarcador(_ db: Database) throws {
+        // One statement, one snapshot: another process may be migrating the file right now,
+        // and its tables and its version arrive in the same commit.
+        let (id, version, tablas) =
+            try db.row(
+                """
+                SELECT (SELECT application_id FROM pragma_application_id) AS id,
+                    (SELECT user_version FROM pragma_user_version) AS version,
+                    (SELECT count(*) FROM sqlite_schema) AS tablas
+                """
+            ) { ($0.int("id"), $0.int("version"), $0.int("tablas")) } ?? (0, 0, 0)
+        guard id != Int(idDeAplicacion) else { return }
+        if id != 0 || (version == 0 && tablas > 0) {
+            throw FicheroAjeno.deOtroPrograma
+        }
+    }
+
+    /// Writes the mark once (a new database, or one an earlier marcador wrote).
+    static func marcarComoDeMarcador(_ db: Database) throws {
+        guard try db.scalarInt("PRAGMA application_id") != Int(idDeAplicacion) else { return }
+        try db.executeScript("PRAGMA application_id = \(idDeAplicacion)")
+    }
+
+    /// The database and its `-wal` and `-shm` must be this user's own and writable by nobody
+    /// else: a file planted by another user (or left 0666) could be read or changed behind
+    /// marcador's back, and it holds webhook secrets (DESIGN §9).
+    static func comprobarFicheros(_ ruta: String) throws {
+        guard ruta != ":memory:", !ruta.isEmpty, !ruta.hasPrefix("file:") else { return }
+        for fichero in [ruta, ruta + "-wal", ruta + "-shm"] {
+            var info = stat()
+            guard lstat(fichero, &info) == 0 else { continue }
+            if info.st_uid != getuid() {
+                throw FicheroAjeno.deOtroUsuario(fichero: fichero, uid: Int(info.st_uid))
+            }
+            if info.st_mode & 0o022 != 0 {
+                throw FicheroAjeno.escribiblePorOtros(
+                    fichero: fichero, permisos: Int(info.st_mode & 0o777))
+            }
+        }
+    }
+
     /// An in-memory database with the full schema and the seed data: what unit tests start from.
     public static func enMemoria(conSemillas: Bool = true) throws -> DatabaseQueue {
         let db = try Database(path: ":memory:")
         try configurar(db)
         try Migrator().migrate(db)
+        try marcarComoDeMarcador(db)
         if conSemillas { try Semillas.cargar(en: db) }
         return DatabaseQueue(db)
     }
@@ -92,4 +145,14 @@ public enum Almacen {
         }
         // Let SQLite report the failure in its own terms (missing folder, read-only…).
     }
+}
+
+/// A database file marcador refuses to use, and why (exit 74, nothing written).
+public enum FicheroAjeno: Error, Sendable, Equatable {
+    /// Owned by another user.
+    case deOtroUsuario(fichero: String, uid: Int)
+    /// Others may write it (group or world write permission).
+    case escribiblePorOtros(fichero: String, permisos: Int)
+    /// A SQLite database of another program.
+    case deOtroPrograma
 }

@@ -70,8 +70,15 @@ final class Carril: Sendable {
                 var reclamadas = 0
                 if enVuelo < configuracion.concurrencia {
                     let lote: [EntregaReclamada]
+                    // A channel that waits (a webhook) takes no more deliveries than it may have
+                    // in flight: each becomes at most one transfer at a time, so the cap holds
+                    // per delivery, not per batch (round 2: 78 POSTs in flight from one lane).
+                    let cabe =
+                        canal.notificador.esInmediato
+                        ? configuracion.lote
+                        : min(configuracion.lote, configuracion.concurrencia - enVuelo)
                     do {
-                        lote = try despachador.reclamar(para: self, modo: modo)
+                        lote = try despachador.reclamar(para: self, modo: modo, limite: cabe)
                     } catch {
                         resumen.anotarFalloDeTienda(error)
                         // A drain ends, and says so; a serving lane looks again at its next poll.
@@ -93,7 +100,7 @@ final class Carril: Sendable {
                             .entregas(await despachador.entregar(deUnaEjecucion, por: self.canal))
                         }
                     }
-                    if reclamadas >= configuracion.lote { continue }
+                    if reclamadas >= cabe && enVuelo < configuracion.concurrencia { continue }
                 }
                 if case .drenar = modo, enVuelo == 0, reclamadas == 0 { break }
                 if !esperando {

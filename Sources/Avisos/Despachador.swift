@@ -54,6 +54,8 @@ public final class Despachador: Sendable {
         var enMarcha = false
         /// The deliveries claimed and not yet settled, by channel: the only leases renewed.
         var enCurso: [String: Set<Int>] = [:]
+        /// When the store last confirmed this dispatcher's leases (a claim or a renewal).
+        var confirmado = ContinuousClock.now
     }
 
     /// - Parameters:
@@ -243,12 +245,15 @@ public final class Despachador: Sendable {
 
     /// Leases the next batch of `carril`'s channel.
     /// - Throws: what the store threw (logged here; the lane decides what it means).
-    func reclamar(para carril: Carril, modo: Carril.Modo) throws -> [EntregaReclamada] {
+    func reclamar(para carril: Carril, modo: Carril.Modo, limite: Int) throws
+        -> [EntregaReclamada]
+    {
         let momento = ahora()
         var reclamo = Reclamo(
             canal: carril.nombre, arrendatario: arrendatario, ahora: momento,
-            arriendo: configuracion.arriendo, limite: configuracion.lote,
-            soloPrimerosIntentos: configuracion.soloPrimerosIntentos)
+            arriendo: configuracion.arriendo, limite: limite,
+            soloPrimerosIntentos: configuracion.soloPrimerosIntentos,
+            caducidad: configuracion.caducidad)
         if case .drenar(let hasta, let aviso) = modo {
             reclamo.vencidasHasta = min(hasta, momento)
             reclamo.aviso = aviso
@@ -262,6 +267,7 @@ public final class Despachador: Sendable {
             if !lote.isEmpty {
                 estado.withLock {
                     $0.enCurso[carril.nombre, default: []].formUnion(lote.map(\.avisoId))
+                    $0.confirmado = .now
                 }
             }
             return lote
@@ -325,9 +331,26 @@ public final class Despachador: Sendable {
             desdeElUltimoGuardado = ahora()
         }
         var indice = 0
+        // Runs with a notice waiting for its retry in this batch: their later notices wait too
+        // (the order holds across retries) and go back to the queue undelivered.
+        var retenidas: Set<Int> = []
         while indice < entregas.count, !Task.isCancelled {
             let momento = ahora()
             let entrega = entregas[indice]
+            if retenidas.contains(entrega.ejecucion) {
+                soltar([entrega.avisoId], canal: canal.nombre)
+                indice += 1
+                continue
+            }
+            guard sigueSiendoMia(entrega, canal: canal.nombre) else {
+                registro.anotar(
+                    "el arriendo de \(entrega.aviso.identificador) para «\(canal.nombre)» pasó a "
+                        + "otro despachador mientras este estaba parado: no se entrega aquí",
+                    partido: entrega.aviso.partidoId)
+                terminar([entrega.avisoId], canal: canal.nombre)
+                indice += 1
+                continue
+            }
             if let final = desenlaceSinEntregar(entrega, permiso: permiso, momento: momento) {
                 pendientes.append(
                     ResultadoDeEntrega(
@@ -346,6 +369,7 @@ public final class Despachador: Sendable {
                 while indice + tramo.count < entregas.count {
                     let siguiente = entregas[indice + tramo.count]
                     guard adjuntos == nil || siguiente.aviso.adjunto == nil,
+                        siguiente.ejecucion == entrega.ejecucion,
                         desenlaceSinEntregar(siguiente, permiso: permiso, momento: momento) == nil
                     else { break }
                     tramo.append(siguiente.aviso)
@@ -353,16 +377,23 @@ public final class Despachador: Sendable {
             }
             let fallos: [FalloDeEntrega?]
             do {
-                fallos = try await canal.notificador.notificarGoles(tramo)
+                fallos = Array(
+                    try await canal.notificador.notificarGoles(tramo).prefix(tramo.count))
             } catch {
                 break  // cancelled: nothing is known of this call; its leases are given back
             }
             for (desplazamiento, fallo) in fallos.enumerated() {
                 let de = entregas[indice + desplazamiento]
+                let final = desenlace(de, fallo: fallo)
+                if case .reintentar = final { retenidas.insert(de.ejecucion) }
                 pendientes.append(
-                    ResultadoDeEntrega(
-                        avisoId: de.avisoId, canal: canal.nombre,
-                        desenlace: desenlace(de, fallo: fallo)))
+                    ResultadoDeEntrega(avisoId: de.avisoId, canal: canal.nombre, desenlace: final))
+            }
+            // What the channel did not attempt waits behind a failure of its own run.
+            let sinIntentar = entregas[(indice + fallos.count)..<(indice + tramo.count)]
+            if !sinIntentar.isEmpty {
+                retenidas.insert(entrega.ejecucion)
+                soltar(sinIntentar.map(\.avisoId), canal: canal.nombre)
             }
             indice += tramo.count
             // Slow channels record each outcome at once (a crash then repeats less).
@@ -370,6 +401,25 @@ public final class Despachador: Sendable {
         }
         await guardar()
         return resumen
+    }
+
+    /// Whether `entrega` is still this dispatcher's to deliver. A dispatcher whose leases the
+    /// store confirmed within the last third of a lease (claim or renewal) knows it is; one
+    /// that went longer (paused by SIGSTOP, a frozen machine) asks the store first, and drops
+    /// what another took meanwhile (round 2: 26 notices became 47 POSTs).
+    private func sigueSiendoMia(_ entrega: EntregaReclamada, canal: String) -> Bool {
+        let confirmado = estado.withLock { $0.confirmado }
+        let tercio = Duration.milliseconds(Int64(configuracion.arriendo * 1000 / 3))
+        guard ContinuousClock.now - confirmado > tercio else { return true }
+        let mias =
+            (try? buzon.conArriendo(
+                [entrega.avisoId], canal: canal, arrendatario: arrendatario, ahora: ahora()))
+            ?? []
+        if mias.contains(entrega.avisoId) {
+            estado.withLock { $0.confirmado = .now }
+            return true
+        }
+        return false
     }
 
     /// Stores outcomes, trying again with backoff (0.1 s doubling up to 2 s) while a third of
@@ -441,8 +491,15 @@ public final class Despachador: Sendable {
                 return
             }
             let enCurso = estado.withLock { $0.enCurso.mapValues { Array($0) } }
-            _ = try? buzon.renovar(
-                enCurso, arrendatario: arrendatario, hasta: ahora() + configuracion.arriendo)
+            let antes = ContinuousClock.now
+            // A renewal that finds every lease still ours confirms them; one that finds fewer
+            // leaves the check to each delivery.
+            if let renovadas = try? buzon.renovar(
+                enCurso, arrendatario: arrendatario, hasta: ahora() + configuracion.arriendo),
+                renovadas == enCurso.values.reduce(0, { $0 + $1.count })
+            {
+                estado.withLock { $0.confirmado = max($0.confirmado, antes) }
+            }
         }
     }
 }

@@ -19,8 +19,10 @@ public protocol Notificador: Sendable {
     ///   `CancellationError` when the task was cancelled mid-delivery (nothing is known).
     func notificarGol(_ aviso: AvisoDeGol) async throws
 
-    /// Publishes several notices in order, each with its own outcome (`nil` delivered). A
-    /// channel that can do it in one go (the log, in one transaction) overrides it.
+    /// Publishes several notices of one run in order, each with its own outcome (`nil`
+    /// delivered). A channel that can do it in one go (the log, in one transaction) overrides
+    /// it. The outcomes may cover only the first notices: after a failure worth retrying the
+    /// later ones are not attempted (they wait behind it, DESIGN §8 order) and are given back.
     /// - Throws: `CancellationError` only; the outcomes of a cancelled batch are unknown.
     func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?]
 }
@@ -36,10 +38,12 @@ extension Notificador {
                 fallos.append(nil)
             } catch let fallo as FalloDeEntrega {
                 fallos.append(fallo)
+                if fallo.reintentable { break }
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
                 fallos.append(FalloDeEntrega("\(error)", reintentable: true))
+                break
             }
         }
         return fallos

@@ -60,14 +60,35 @@ public enum LectorOpenFootball {
     /// Longest name accepted: no team, player, competition or ground needs more, and a
     /// longer one would only make every table, log line and file name unusable.
     public static let longitudMaxima = 200
+    /// The same limit in bytes of UTF-8: 200 characters of any script fit (four bytes each at
+    /// most for a plain one), but not one letter under thousands of combining accents, which
+    /// counts as one character (round 2 let 40,000 through, and every table trapped).
+    public static let bytesMaximos = 800
+    /// Combining marks on one character: real names use up to two (Vietnamese «ệ»); more is
+    /// noise that stacks over the lines around it.
+    public static let marcasMaximas = 3
 
     /// Why a text from the file cannot be stored, or `nil` when it can (DESIGN §9).
     static func problema(_ texto: String) -> String? {
+        if texto.utf8.count > bytesMaximos {
+            return "pasa de \(bytesMaximos) bytes (tiene \(texto.utf8.count))"
+        }
         if let control = texto.unicodeScalars.first(where: TextoSeguro.esControl) {
             return "tiene un carácter de control (\(TextoSeguro.limpio(String(control))))"
         }
         if texto.count > longitudMaxima {
             return "pasa de \(longitudMaxima) caracteres (tiene \(texto.count))"
+        }
+        for caracter in texto {
+            let marcas = caracter.unicodeScalars.filter {
+                $0.properties.generalCategory == .nonspacingMark
+                    || $0.properties.generalCategory == .enclosingMark
+                    || $0.properties.generalCategory == .spacingMark
+            }.count
+            if marcas > marcasMaximas {
+                return
+                    "lleva \(marcas) acentos o marcas sobre una misma letra (como mucho \(marcasMaximas))"
+            }
         }
         return nil
     }

@@ -8,9 +8,11 @@ import Torneo
 public protocol Buzon: Sendable {
     /// Leases up to `reclamo.limite` due deliveries of one channel, oldest notice first.
     ///
-    /// A delivery is never leased while an earlier delivery of the same run on the same
-    /// channel is leased by anyone: that keeps each match's notices in goal order per channel,
-    /// across processes, including one waiting for its attachment.
+    /// A delivery is never leased while an earlier delivery of the same run on the same channel
+    /// is pending and not taken by this very claim — leased by anyone, waiting for its retry,
+    /// or left to other dispatchers — until that earlier one settles or passes its
+    /// time-to-live: each match's notices reach a channel in goal order, across processes,
+    /// retries and attachments.
     func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada]
 
     /// Stores outcomes; one whose lease was lost meanwhile is ignored, since another
@@ -25,6 +27,12 @@ public protocol Buzon: Sendable {
     /// Returns how many leases were extended.
     @discardableResult
     func renovar(_ entregas: [String: [Int]], arrendatario: String, hasta: Double) throws -> Int
+
+    /// Of `avisos` on `canal`, those whose lease `arrendatario` still holds at `ahora`: a
+    /// dispatcher that was paused past its lease checks before delivering, and delivers
+    /// nothing another one owns now (fencing by lease).
+    func conArriendo(_ avisos: [Int], canal: String, arrendatario: String, ahora: Double) throws
+        -> Set<Int>
 
     /// Gives back the leases `arrendatario` holds on `entregas` (avisoId by channel), due at
     /// once for the next dispatcher: work this one could not finish.
@@ -103,12 +111,15 @@ public struct Reclamo: Sendable, Hashable {
     public var ejecucion: Int?
     /// Only this notice's deliveries (`avisos probar`).
     public var aviso: Int?
+    /// Seconds a notice lives: an earlier one older than this no longer holds the later ones.
+    public var caducidad: Double
 
     public init(
         canal: String, arrendatario: String, ahora: Double, arriendo: Double, limite: Int,
         vencidasHasta: Double? = nil, soloPrimerosIntentos: Bool = false, ejecucion: Int? = nil,
-        aviso: Int? = nil
+        aviso: Int? = nil, caducidad: Double = 600
     ) {
+        self.caducidad = caducidad
         self.aviso = aviso
         self.canal = canal
         self.arrendatario = arrendatario

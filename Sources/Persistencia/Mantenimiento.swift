@@ -1,8 +1,9 @@
 import Torneo
 
 /// Keeping the store from growing without end (DESIGN §9): the log keeps its last days or
-/// lines, and notices whose deliveries are all settled are pruned after their time-to-live
-/// plus a margin, their counts kept.
+/// lines, pending deliveries nobody took within their notice's time-to-live expire, and notices
+/// whose deliveries are all settled are pruned after their time-to-live plus a margin, their
+/// counts kept.
 public protocol Mantenimiento: Sendable {
     /// Prunes what `ajustes` no longer keeps and what is older than `caducidad + margen`.
     @discardableResult
@@ -13,10 +14,13 @@ public protocol Mantenimiento: Sendable {
 public struct Poda: Sendable, Hashable {
     public var lineasDeRegistro = 0
     public var avisos = 0
+    /// Pending deliveries that outlived their notice's time-to-live, now `caducada`.
+    public var caducadas = 0
 
-    public init(lineasDeRegistro: Int = 0, avisos: Int = 0) {
+    public init(lineasDeRegistro: Int = 0, avisos: Int = 0, caducadas: Int = 0) {
         self.lineasDeRegistro = lineasDeRegistro
         self.avisos = avisos
+        self.caducadas = caducadas
     }
 }
 

@@ -9,6 +9,10 @@ public protocol Registro: Sendable {
 
     /// Several lines at once, in order (one transaction where the store has them).
     func anotar(lineas: [(String, Int?)])
+
+    /// Stores the lines, and throws when the store refused them: for the log channel, whose
+    /// delivery counts only once its line is kept (DESIGN §8: outcomes on evidence).
+    func guardar(lineas: [(String, Int?)]) throws
 }
 
 extension Registro {
@@ -17,4 +21,7 @@ extension Registro {
     public func anotar(lineas: [(String, Int?)]) {
         for (linea, partido) in lineas { anotar(linea, partido: partido) }
     }
+
+    /// Where lines cannot fail (a log kept in memory), storing is noting.
+    public func guardar(lineas: [(String, Int?)]) throws { anotar(lineas: lineas) }
 }

@@ -1,10 +1,16 @@
 /// The one rule for text that comes from data or from a peer (team, player, competition,
 /// ground and channel names, error bodies, URLs) on its way to a terminal or a log line
-/// (DESIGN §9): control characters — C0, DEL and C1, ESC, BEL, CR, LF and NUL among them — are
-/// replaced by a visible escape, so a crafted name can never move the cursor, retitle or clear
-/// the terminal, write the clipboard (OSC 52) or forge a log line.
+/// (DESIGN §9): control characters are replaced by a visible escape, so a crafted name can
+/// never move the cursor, retitle or clear the terminal, write the clipboard (OSC 52), forge a
+/// log line, or reorder what a reader sees.
+///
+/// Control characters are C0, DEL and C1 (ESC, BEL, CR, LF, NUL among them), and the format
+/// characters that reorder or hide text: bidirectional embeddings, overrides, isolates and
+/// marks (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), zero-width ones (U+200B–U+200D,
+/// U+2060–U+2064, U+FEFF) and the line and paragraph separators (U+2028, U+2029).
 public enum TextoSeguro {
-    /// `texto` with every control character written as `\xHH` (C0, DEL) or `\u00HH` (C1).
+    /// `texto` with every control character written as `\xHH` (C0, DEL), `\u00HH` (C1) or
+    /// `\uHHHH` (the format characters).
     public static func limpio(_ texto: String) -> String {
         guard tieneControl(texto) else { return texto }
         var salida = String.UnicodeScalarView()
@@ -14,30 +20,56 @@ public enum TextoSeguro {
                 continue
             }
             let hex = String(escalar.value, radix: 16, uppercase: true)
-            let relleno = String(repeating: "0", count: max(0, 2 - hex.count))
-            let escape = escalar.value >= 0x80 ? "\\u00" + relleno + hex : "\\x" + relleno + hex
+            let escape: String
+            if escalar.value < 0x80 {
+                escape = "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex
+            } else {
+                escape = "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }
             salida.append(contentsOf: escape.unicodeScalars)
         }
         return String(salida)
     }
 
-    /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F).
+    /// C0 (U+0000–U+001F), DEL (U+007F), C1 (U+0080–U+009F) and the format characters that
+    /// reorder or hide text.
     public static func esControl(_ escalar: Unicode.Scalar) -> Bool {
-        escalar.value < 0x20 || (escalar.value >= 0x7F && escalar.value <= 0x9F)
+        let valor = escalar.value
+        if valor < 0x20 || (valor >= 0x7F && valor <= 0x9F) { return true }
+        switch valor {
+        case 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether `texto` holds any control character.
     public static func tieneControl(_ texto: String) -> Bool {
         // Bytes, not scalars: every table cell and log line passes here. In UTF-8, C0 and DEL
-        // are single bytes and C1 is 0xC2 followed by 0x80–0x9F.
+        // are single bytes, C1 is 0xC2 followed by 0x80–0x9F, U+061C is 0xD8 0x9C, the format
+        // characters of U+2000–U+206F start 0xE2 0x80 or 0xE2 0x81, and U+FEFF is 0xEF 0xBB 0xBF.
         var copia = texto
         return copia.withUTF8 { bytes in
-            var anteriorEsC2 = false
-            for byte in bytes {
-                if byte < 0x20 || byte == 0x7F || (anteriorEsC2 && byte <= 0x9F && byte >= 0x80) {
-                    return true
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                if byte < 0x20 || byte == 0x7F { return true }
+                if byte >= 0xC2 && i + 1 < bytes.count {
+                    let segundo = bytes[i + 1]
+                    switch byte {
+                    case 0xC2 where segundo <= 0x9F: return true
+                    case 0xD8 where segundo == 0x9C: return true
+                    case 0xE2 where (segundo == 0x80 || segundo == 0x81) && i + 2 < bytes.count:
+                        let tercero = bytes[i + 2]
+                        let valor = 0x2000 | (UInt32(segundo & 0x3F) << 6) | UInt32(tercero & 0x3F)
+                        if let escalar = Unicode.Scalar(valor), esControl(escalar) { return true }
+                    case 0xEF where segundo == 0xBB && i + 2 < bytes.count && bytes[i + 2] == 0xBF:
+                        return true
+                    default: break
+                    }
                 }
-                anteriorEsC2 = byte == 0xC2
+                i += 1
             }
             return false
         }

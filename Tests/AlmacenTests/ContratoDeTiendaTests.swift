@@ -232,18 +232,31 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         // …and go once it is delivered.
         let resto = try tienda.buzon.reclamar(Self.reclamo("dos", ahora: ahora))
         #expect(resto.map(\.aviso.identificador) == Array(Self.partidoUno.dropFirst()))
-        // A notice that was tried once waits for a full dispatcher; one whose lease merely
-        // expired was never tried, so a first-attempts-only lane may still take it.
+        // A notice waiting for its retry holds back the later ones of its run (the order
+        // holds across retries), for every dispatcher, until it is due…
         try tienda.buzon.registrar(
             [
                 ResultadoDeEntrega(
                     avisoId: resto[0].avisoId, canal: "registro",
                     desenlace: .reintentar(cuando: ahora + 10, error: "503"))
             ], arrendatario: "dos", ahora: ahora)
-        var soloPrimeros = Self.reclamo("tres", ahora: ahora + 100)
+        let tras = ahora + 100
+        try tienda.buzon.liberar(arrendatario: "dos", canal: nil, ahora: ahora)
+        #expect(try tienda.buzon.reclamar(Self.reclamo("tres", ahora: ahora + 1)).isEmpty)
+        // …a first-attempts-only lane (the one inside `jugar`) never takes it, so it takes none
+        // of the later ones either…
+        var soloPrimeros = Self.reclamo("tres", ahora: tras)
         soloPrimeros.soloPrimerosIntentos = true
+        #expect(try tienda.buzon.reclamar(soloPrimeros).isEmpty)
+        // …a full dispatcher takes it first and the rest behind it, in order…
+        let enOrden = try tienda.buzon.reclamar(Self.reclamo("cuatro", ahora: tras))
+        #expect(enOrden.map(\.aviso.identificador) == Array(Self.partidoUno.dropFirst()))
+        try tienda.buzon.liberar(arrendatario: "cuatro", canal: nil, ahora: tras)
+        // …and once it is older than its time-to-live it holds nothing back.
+        var tarde = Self.reclamo("cinco", ahora: ahora + 10_000)
+        tarde.soloPrimerosIntentos = true
         #expect(
-            try tienda.buzon.reclamar(soloPrimeros).map(\.aviso.identificador)
+            try tienda.buzon.reclamar(tarde).map(\.aviso.identificador)
                 == Array(Self.partidoUno.dropFirst(2)))
     }
 

@@ -47,7 +47,8 @@ struct RetencionTests {
     }
 
     /// A settled notice is pruned after its time-to-live plus a margin; its deliveries still
-    /// count in the totals. Pending ones and dead letters stay.
+    /// count in the totals. Dead letters stay; a pending delivery nobody took within the
+    /// time-to-live expires (DESIGN §8: never pending forever) and is then pruned too.
     @Test func losAvisosEntregadosSePodanYSiguenContando() throws {
         let queue = try Almacen.enMemoria()
         try queue.write { db in
@@ -70,9 +71,17 @@ struct RetencionTests {
         let antes = try buzon.recuento()
         let poda = try MantenimientoSQLite(queue).podar(
             ahora: 10_000, caducidad: 600, margen: 3_600)
-        #expect(poda.avisos == 1)
-        #expect(try buzon.recuento() == antes)
-        #expect(try queue.read { try $0.scalarInt("SELECT count(*) FROM aviso") } == 3)
+        #expect(poda.caducadas == 1)
+        #expect(poda.avisos == 2)
+        var esperado = antes
+        esperado[.pendiente, default: 0] -= 1
+        esperado[.caducada, default: 0] += 1
+        #expect(try buzon.recuento() == esperado)
+        #expect(try queue.read { try $0.scalarInt("SELECT count(*) FROM aviso") } == 2)
+        #expect(
+            try queue.read {
+                try $0.scalarInt("SELECT count(*) FROM entrega WHERE estado = 'pendiente'")
+            } == 0)
     }
 }
 

@@ -163,6 +163,11 @@ struct EnvioFallidoTests {
         func renovar(_ e: [String: [Int]], arrendatario: String, hasta: Double) throws -> Int {
             try base.renovar(e, arrendatario: arrendatario, hasta: hasta)
         }
+        func conArriendo(_ a: [Int], canal: String, arrendatario: String, ahora: Double) throws
+            -> Set<Int>
+        {
+            try base.conArriendo(a, canal: canal, arrendatario: arrendatario, ahora: ahora)
+        }
         func soltar(_ e: [String: [Int]], arrendatario: String, ahora: Double) throws -> Int {
             try base.soltar(e, arrendatario: arrendatario, ahora: ahora)
         }

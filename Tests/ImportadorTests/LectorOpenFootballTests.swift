@@ -221,14 +221,40 @@ struct LectorOpenFootballTests {
             estadio?.hasPrefix("partido 1 (A – B): ground: tiene un carácter de control") == true)
     }
 
+    /// A letter under thousands of combining accents is one character of kilobytes (round 2
+    /// let 40,000 through, and every table trapped): the bytes and the marks are limited too.
+    @Test func losAcentosApiladosNoPasan() throws {
+        let torre = "a" + String(repeating: "\u{0301}", count: 40_000)
+        #expect(
+            fallo("{\"name\": \"\(torre)\", \"matches\": []}")
+                == "«name» (la competición) pasa de 800 bytes (tiene 80001)")
+        let cuatro = "Ze" + String(repeating: "\u{0301}", count: 4) + "ta"
+        #expect(
+            fallo("{\"matches\": [{\"team1\": \"\(cuatro)\", \"team2\": \"B\"}]}")
+                == "partido 1: team1: el nombre lleva 4 acentos o marcas sobre una misma letra (como mucho 3)"
+        )
+        // Real names keep theirs: Vietnamese stacks two on one letter.
+        let vietnamita = "Nguy\u{0065}\u{0302}\u{0303}n Văn Toàn"
+        let partido = try leer("{\"matches\": [{\"team1\": \"\(vietnamita)\", \"team2\": \"B\"}]}")
+        #expect(partido.partidos.first?.local == vietnamita)
+        // Bidirectional overrides and zero-width characters are control characters too.
+        #expect(
+            fallo("{\"matches\": [{\"team1\": \"A\\u202Eb\", \"team2\": \"B\"}]}")
+                == "partido 1: team1: el nombre tiene un carácter de control (\\u202E)")
+    }
+
     @Test func doscientosCaracteresSiDoscientosUnoNo() throws {
         let justo = String(repeating: "á", count: 200)
         let partido = try leer("{\"matches\": [{\"team1\": \"\(justo)\", \"team2\": \"B\"}]}")
         #expect(partido.partidos.first?.local == justo)
-        let largo = String(repeating: "x", count: 5_000_000)
+        let largo = String(repeating: "x", count: 201)
         #expect(
             fallo("{\"name\": \"\(largo)\", \"matches\": []}")
-                == "«name» (la competición) pasa de 200 caracteres (tiene 5000000)")
+                == "«name» (la competición) pasa de 200 caracteres (tiene 201)")
+        let enorme = String(repeating: "x", count: 5_000_000)
+        #expect(
+            fallo("{\"name\": \"\(enorme)\", \"matches\": []}")
+                == "«name» (la competición) pasa de 800 bytes (tiene 5000000)")
         #expect(
             fallo(
                 "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals2\": [{\"name\": \"\(String(repeating: "y", count: 201))\", \"minute\": 4}]}]}"

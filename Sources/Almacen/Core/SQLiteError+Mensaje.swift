@@ -57,3 +57,17 @@ extension SQLiteError: ErrorDeTienda {
         return "el fichero o su diario (-wal, -shm) no se pueden crear o leer"
     }
 }
+
+extension FicheroAjeno: ErrorDeTienda {
+    public var explicacion: String {
+        switch self {
+        case .deOtroUsuario(let fichero, let uid):
+            "«\(fichero)» es de otro usuario (uid \(uid)): no se usa ni se cambia; usa una base tuya con --db"
+        case .escribiblePorOtros(let fichero, let permisos):
+            "otros usuarios pueden escribir en «\(fichero)» (permisos \(String(permisos, radix: 8))): "
+                + "no se usa ni se cambia; quítales el permiso (chmod 600) o usa otra con --db"
+        case .deOtroPrograma:
+            "es una base de datos SQLite de otro programa, no de marcador: no se usa ni se cambia"
+        }
+    }
+}

@@ -63,17 +63,22 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                       AND (?6 = 0 OR e.intentos = 0)
                       AND (CAST(?7 AS BIGINT) IS NULL OR e.ejecucion_id = ?7)
                       AND (CAST(?9 AS BIGINT) IS NULL OR e.aviso_id = ?9)
-                      AND NOT EXISTS (
-                          SELECT 1 FROM entrega p
+                      AND (e.ejecucion_id = 0 OR NOT EXISTS (
+                          SELECT 1 FROM entrega p JOIN aviso pa ON pa.id = p.aviso_id
                           WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id
-                            AND p.aviso_id < e.aviso_id
-                            AND p.estado = 'pendiente' AND p.arrendado_hasta >= ?5)
+                            AND p.aviso_id < e.aviso_id AND p.estado = 'pendiente'
+                            AND pa.creado >= ?10
+                            AND NOT (p.proximo_intento <= ?4
+                                AND (p.arrendado_hasta IS NULL OR p.arrendado_hasta < ?5)
+                                AND (?6 = 0 OR p.intentos = 0)
+                                AND (CAST(?9 AS BIGINT) IS NULL OR p.aviso_id = ?9))))
                     ORDER BY e.aviso_id
                     LIMIT ?8 \(db.dialecto.saltarBloqueadas))
                 RETURNING aviso_id, intentos
                 """, reclamo.arrendatario, reclamo.ahora + reclamo.arriendo, reclamo.canal,
                 reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
-                reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso
+                reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso,
+                reclamo.ahora - reclamo.caducidad
             ) { ($0.int("aviso_id"), $0.int("intentos")) }
             guard !reclamadas.isEmpty else { return [] }
             // The notices in id order, merged with the claimed deliveries in the same order.
@@ -157,6 +162,22 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 renovadas += db.changes
             }
             return renovadas
+        }
+    }
+
+    public func conArriendo(_ avisos: [Int], canal: String, arrendatario: String, ahora: Double)
+        throws -> Set<Int>
+    {
+        guard !avisos.isEmpty else { return [] }
+        return try queue.read { db in
+            Set(
+                try db.rows(
+                    """
+                    SELECT aviso_id FROM entrega
+                    WHERE canal = ?1 AND arrendatario = ?2 AND arrendado_hasta > ?3
+                      AND estado = 'pendiente' AND aviso_id IN (\(db.dialecto.enteros(de: "?4")))
+                    """, canal, arrendatario, ahora, listaJSON(avisos)
+                ) { $0.int("aviso_id") })
         }
     }
 

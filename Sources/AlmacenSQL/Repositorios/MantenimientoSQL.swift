@@ -23,6 +23,15 @@ public struct MantenimientoSQL<Cola: ColaSQL>: Mantenimiento {
                 "DELETE FROM registro WHERE id <= (SELECT max(id) FROM registro) - ?",
                 ajustes.lineasDeRegistro)
             poda.lineasDeRegistro += db.changes
+            // A delivery nobody took before its notice's time-to-live (its channel works on no
+            // dispatcher's machine, or none ran) expires like any other: never pending forever.
+            try db.execute(
+                """
+                UPDATE entrega SET estado = 'caducada', ultimo_error = ?1
+                WHERE estado = 'pendiente' AND (arrendado_hasta IS NULL OR arrendado_hasta < ?2)
+                  AND aviso_id IN (SELECT id FROM aviso WHERE creado < ?3)
+                """, "ningún despachador la entregó a tiempo", ahora, ahora - caducidad)
+            poda.caducadas = db.changes
             // Notices whose deliveries are all settled (dead letters stay: the user may
             // re-queue them) and that are past any use.
             let viejos = """

@@ -22,31 +22,39 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
     /// Lines are made safe first (DESIGN §9): a name with a newline or an escape sequence can
     /// neither forge a log line nor drive the terminal that reads the log.
     public func anotar(lineas: [(String, Int?)]) {
-        guard !lineas.isEmpty else { return }
-        let lineas = lineas.map { (TextoSeguro.limpio($0.0), $0.1) }
-        if eco { escribirEnStderr(lineas.map { $0.0 + "\n" }.joined()) }
         do {
-            // Log lines take no other row: on PostgreSQL they need not queue behind the store's
-            // ordered writes. Up to 64 lines per statement (one round trip each on a server).
-            try queue.writeConcurrente { db in
-                var resto = lineas[...]
-                while !resto.isEmpty {
-                    let tanda = resto.prefix(64)
-                    resto = resto.dropFirst(tanda.count)
-                    let valores = Array(repeating: "(?, ?)", count: tanda.count)
-                        .joined(separator: ", ")
-                    let argumentos: [any DatabaseValueConvertible] = tanda.flatMap {
-                        [$0.1, $0.0] as [any DatabaseValueConvertible]
-                    }
-                    _ = try db.rows(
-                        "INSERT INTO registro (partido_id, linea) VALUES \(valores)",
-                        arguments: argumentos
-                    ) { _ in () }
-                }
-            }
+            try guardar(lineas: lineas)
         } catch {
             if eco {
                 escribirEnStderr("no se pudo guardar en el registro: \(explicacion(de: error))\n")
+            }
+        }
+    }
+
+    /// Several lines in one transaction: a dispatcher writing a batch of notices pays one
+    /// commit, not one per line. Lines are made safe first (DESIGN §9): a name with a newline
+    /// or an escape sequence can neither forge a log line nor drive the terminal that reads
+    /// the log. The echo to stderr happens even when the store refuses the rows.
+    public func guardar(lineas: [(String, Int?)]) throws {
+        guard !lineas.isEmpty else { return }
+        let lineas = lineas.map { (TextoSeguro.limpio($0.0), $0.1) }
+        if eco { escribirEnStderr(lineas.map { $0.0 + "\n" }.joined()) }
+        // Log lines take no other row: on PostgreSQL they need not queue behind the store's
+        // ordered writes. Up to 64 lines per statement (one round trip each on a server).
+        try queue.writeConcurrente { db in
+            var resto = lineas[...]
+            while !resto.isEmpty {
+                let tanda = resto.prefix(64)
+                resto = resto.dropFirst(tanda.count)
+                let valores = Array(repeating: "(?, ?)", count: tanda.count)
+                    .joined(separator: ", ")
+                let argumentos: [any DatabaseValueConvertible] = tanda.flatMap {
+                    [$0.1, $0.0] as [any DatabaseValueConvertible]
+                }
+                _ = try db.rows(
+                    "INSERT INTO registro (partido_id, linea) VALUES \(valores)",
+                    arguments: argumentos
+                ) { _ in () }
             }
         }
     }

@@ -69,7 +69,8 @@ public struct CanalAPNs: Notificador {
             return Array(
                 try codificador.encode(
                     Carga(
-                        aps: aps, simulatorTargetBundle: bundle, attached: aviso.adjunto,
+                        aps: aps, simulatorTargetBundle: bundle,
+                        attached: aviso.adjunto.map(DireccionWeb.sinCredenciales),
                         identificador: conIdentificador ? aviso.identificador : nil,
                         partido: aviso.partidoId, marcador: aviso.marcador.description)))
         }

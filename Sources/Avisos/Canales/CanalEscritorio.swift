@@ -45,6 +45,24 @@ public struct CanalEscritorio: Notificador {
         return (hash & 0x7FFF_FFFF) | 1
     }
 
+    /// The body as plain text for servers that read it as markup (the specification allows
+    /// `<b>`, `<a href>`, `<img>`): a name can neither link, load an image nor restyle.
+    public static func sinMarcado(_ texto: String) -> String {
+        var salida = ""
+        salida.reserveCapacity(texto.utf8.count)
+        for caracter in texto {
+            switch caracter {
+            case "&": salida += "&amp;"
+            case "<": salida += "&lt;"
+            case ">": salida += "&gt;"
+            case "\"": salida += "&quot;"
+            case "'": salida += "&#39;"
+            default: salida.append(caracter)
+            }
+        }
+        return salida
+    }
+
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
         if let motivo = Self.indisponibilidad(entorno: entorno) {
             throw FalloDeEntrega("escritorio no disponible: \(motivo)", reintentable: true)
@@ -57,7 +75,7 @@ public struct CanalEscritorio: Notificador {
         if let local = aviso.adjuntoLocal, aviso.tipoDeAdjunto != "mp4" {
             argumentos.append("--hint=string:image-path:file://\(local)")
         }
-        argumentos += ["--", aviso.titulo, aviso.cuerpo]
+        argumentos += ["--", aviso.titulo, Self.sinMarcado(aviso.cuerpo)]
         do {
             let resultado = try await Subproceso.ejecutar("notify-send", argumentos, limite: limite)
             guard resultado.codigo == 0 else {

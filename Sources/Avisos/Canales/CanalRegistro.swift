@@ -22,13 +22,21 @@ public struct CanalRegistro: Notificador {
     }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
-        registro.anotar(Self.linea(aviso), partido: aviso.tipo == .gol ? aviso.partidoId : nil)
+        if let fallo = try await notificarGoles([aviso]).first, let fallo { throw fallo }
     }
 
-    /// A batch's lines in one write: one commit instead of one per notice.
+    /// A batch's lines in one write: one commit instead of one per notice. Delivered only once
+    /// the lines are stored: if the store refuses them, every notice of the batch is to be
+    /// tried again (round 2 counted them delivered with no line kept).
     public func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
-        registro.anotar(
-            lineas: avisos.map { (Self.linea($0), $0.tipo == .gol ? $0.partidoId : nil) })
-        return Array(repeating: nil, count: avisos.count)
+        do {
+            try registro.guardar(
+                lineas: avisos.map { (Self.linea($0), $0.tipo == .gol ? $0.partidoId : nil) })
+            return Array(repeating: nil, count: avisos.count)
+        } catch {
+            let fallo = FalloDeEntrega(
+                "el registro no guardó la línea: \(explicacion(de: error))", reintentable: true)
+            return Array(repeating: fallo, count: avisos.count)
+        }
     }
 }

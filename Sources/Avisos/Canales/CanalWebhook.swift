@@ -43,7 +43,8 @@ public struct CanalWebhook: Notificador {
                     minuto: aviso.minuto.description, jugador: aviso.jugador, equipo: aviso.equipo,
                     titulo: aviso.titulo, cuerpo: aviso.cuerpo,
                     marcador: aviso.marcador.description,
-                    adjunto: aviso.adjunto, adjuntoTipo: aviso.tipoDeAdjunto)))
+                    adjunto: aviso.adjunto.map(DireccionWeb.sinCredenciales),
+                    adjuntoTipo: aviso.tipoDeAdjunto)))
     }
 
     /// `=?UTF-8?B?…?=` (RFC 2047): how a non-ASCII title fits in an HTTP header.
@@ -68,7 +69,10 @@ public struct CanalWebhook: Notificador {
                 let nombre =
                     aviso.identificador + "."
                     + (aviso.tipoDeAdjunto.map { $0 == "jpeg" ? "jpg" : $0 } ?? "bin")
-                cabeceras += [("Attach", adjunto), ("Filename", Self.cabeceraCodificada(nombre))]
+                cabeceras += [
+                    ("Attach", DireccionWeb.sinCredenciales(adjunto)),
+                    ("Filename", Self.cabeceraCodificada(nombre)),
+                ]
             }
         } else {
             cuerpo = try Self.documento(aviso)

@@ -99,6 +99,18 @@ public struct DireccionWeb: Sendable, Hashable {
         esquema + "://" + anfitrion + (puerto.map { ":\($0)" } ?? "") + resto
     }
 
+    /// `texto` without user info, for a URL that goes into a payload a third party reads (the
+    /// webhook's `adjunto`, APNs' `attached`): the attachment's credentials are for fetching it,
+    /// never to be handed on. A text that does not parse as an http(s) URL keeps only what
+    /// comes before any user info.
+    public static func sinCredenciales(_ texto: String) -> String {
+        if let direccion = try? DireccionWeb(texto) { return direccion.sinCredenciales }
+        guard let separador = texto.firstRange(of: "://") else { return texto }
+        let autoridad = texto[separador.upperBound...].prefix { $0 != "/" }
+        guard let arroba = autoridad.lastIndex(of: "@") else { return texto }
+        return String(texto[..<separador.upperBound]) + String(texto[texto.index(after: arroba)...])
+    }
+
     /// The masked form of any text given as a URL, valid or not: nothing after the scheme is
     /// shown unless it parses as a URL.
     public static func visible(_ texto: String) -> String {

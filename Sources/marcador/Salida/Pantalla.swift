@@ -86,4 +86,16 @@ struct RegistroEnPantalla: Registro {
     func anotar(lineas: [(String, Int?)]) {
         pantalla.fuera { base.anotar(lineas: lineas) }
     }
+
+    func guardar(lineas: [(String, Int?)]) throws {
+        var fallo: (any Error)?
+        pantalla.fuera {
+            do {
+                try base.guardar(lineas: lineas)
+            } catch {
+                fallo = error
+            }
+        }
+        if let fallo { throw fallo }
+    }
 }

@@ -35,9 +35,7 @@ struct Tabla {
                 celda = TextoSeguro.limpio(celda)
                 esASCII = celda.withUTF8(Tabla.examinar).esASCII
             }
-            if celda.utf8.count > Tabla.longitudMaxima {
-                celda = String(celda.prefix(Tabla.longitudMaxima / 4))
-            }
+            if celda.utf8.count > Tabla.longitudMaxima { celda = Tabla.recortar(celda) }
             let ancho = esASCII ? celda.utf8.count : celda.count
             anchos[columna] = max(anchos[columna], ancho)
             celda.withUTF8 { guardar($0, esASCII: esASCII) }
@@ -174,6 +172,21 @@ struct Tabla {
         return (control, alto < 0x80)
     }
 
+    /// A cell too long to keep whole, cut at a character boundary to fit the header's 14 bits
+    /// with «…» after it. Cut by scalars, not characters: one letter under thousands of
+    /// combining accents is one character of tens of kilobytes.
+    static func recortar(_ celda: String) -> String {
+        var corte = String.UnicodeScalarView()
+        var bytes = 0
+        for escalar in celda.unicodeScalars {
+            let tamano = String(escalar).utf8.count
+            guard bytes + tamano <= longitudMaxima - 3 else { break }
+            corte.append(escalar)
+            bytes += tamano
+        }
+        return String(corte) + "…"
+    }
+
     /// Characters a text takes on screen: its grapheme clusters («Mbappé» is six wide however
     /// the é is encoded).
     static func ancho(_ texto: String) -> Int {
@@ -184,7 +197,7 @@ struct Tabla {
 
     /// The longest cell kept whole, in bytes (a two-byte header holds 14 bits); longer ones,
     /// which no name or message reaches, are cut.
-    private static let longitudMaxima = 0x3FFF
+    static let longitudMaxima = 0x3FFF
     private static let tamanoDeTrozo = 256 * 1024
     private static let tamanoDelBuffer = 64 * 1024
     private static let espacio = UInt8(ascii: " ")
