@@ -33,8 +33,10 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         .target(name: "Torneo"),
+        // The one signal handler that must be C: SIGBUS from a mapped file that stopped working.
+        .target(name: "CSenales"),
         // What the operating system says: process identity and liveness, wall time, output.
-        .target(name: "Sistema", dependencies: ["Torneo"]),
+        .target(name: "Sistema", dependencies: ["Torneo", "CSenales"]),
         // The store interfaces every front end, use case and store speaks (DESIGN §13).
         .target(name: "Persistencia", dependencies: ["Torneo"]),
         // The repositories, written once in the SQL both stores speak, over a small connection

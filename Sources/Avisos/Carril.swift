@@ -65,10 +65,14 @@ final class Carril: Sendable {
         await withTaskGroup(of: Suceso.self) { grupo in
             var enVuelo = 0
             var esperando = false
+            // The store could not record an outcome even after retrying (its deliveries went
+            // back to the queue): claiming them again at once would only deliver them again.
+            // A drain claims no more; a serving lane waits for its next poll.
+            var tiendaEnFallo = false
             while !Task.isCancelled {
                 let modo = self.modo
                 var reclamadas = 0
-                if enVuelo < configuracion.concurrencia {
+                if enVuelo < configuracion.concurrencia && !tiendaEnFallo {
                     let lote: [EntregaReclamada]
                     // A channel that waits (a webhook) takes no more deliveries than it may have
                     // in flight: each becomes at most one transfer at a time, so the cap holds
@@ -91,18 +95,24 @@ final class Carril: Sendable {
                     {
                         // Nothing to wait for: the batch goes out here, in notice order (so in
                         // goal order for each run), with one write of its outcomes.
-                        resumen += await despachador.entregar(lote, por: canal)
-                        continue
+                        let parcial = await despachador.entregar(lote, por: canal)
+                        resumen += parcial
+                        if parcial.fallosDeTienda == 0 { continue }
+                        tiendaEnFallo = true
                     }
-                    for deUnaEjecucion in Self.porEjecucion(lote) {
+                    for deUnaEjecucion in Self.porEjecucion(tiendaEnFallo ? [] : lote) {
                         enVuelo += 1
                         grupo.addTask {
                             .entregas(await despachador.entregar(deUnaEjecucion, por: self.canal))
                         }
                     }
-                    if reclamadas >= cabe && enVuelo < configuracion.concurrencia { continue }
+                    if reclamadas >= cabe && enVuelo < configuracion.concurrencia
+                        && !tiendaEnFallo
+                    {
+                        continue
+                    }
                 }
-                if case .drenar = modo, enVuelo == 0, reclamadas == 0 { break }
+                if case .drenar = modo, enVuelo == 0, reclamadas == 0 || tiendaEnFallo { break }
                 if !esperando {
                     esperando = true
                     grupo.addTask {
@@ -112,10 +122,13 @@ final class Carril: Sendable {
                 }
                 guard let suceso = await grupo.next() else { break }
                 switch suceso {
-                case .timbre: esperando = false
+                case .timbre:
+                    esperando = false
+                    if modo == .continuo { tiendaEnFallo = false }
                 case .entregas(let parcial):
                     enVuelo -= 1
                     resumen += parcial
+                    if parcial.fallosDeTienda > 0 { tiendaEnFallo = true }
                 }
             }
             grupo.cancelAll()

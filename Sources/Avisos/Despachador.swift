@@ -54,8 +54,9 @@ public final class Despachador: Sendable {
         var enMarcha = false
         /// The deliveries claimed and not yet settled, by channel: the only leases renewed.
         var enCurso: [String: Set<Int>] = [:]
-        /// When the store last confirmed this dispatcher's leases (a claim or a renewal).
-        var confirmado = ContinuousClock.now
+        /// When (by `ahora`, which goes on while the process is stopped or the machine
+        /// sleeps) the store last confirmed this dispatcher's leases: a claim or a renewal.
+        var confirmado = -Double.infinity
     }
 
     /// - Parameters:
@@ -267,7 +268,7 @@ public final class Despachador: Sendable {
             if !lote.isEmpty {
                 estado.withLock {
                     $0.enCurso[carril.nombre, default: []].formUnion(lote.map(\.avisoId))
-                    $0.confirmado = .now
+                    $0.confirmado = momento
                 }
             }
             return lote
@@ -358,15 +359,17 @@ public final class Despachador: Sendable {
                 indice += 1
                 continue
             }
-            // Consecutive notices with nothing to fetch go to the channel in one call (the log
-            // writes them in one transaction); one with an attachment goes alone, enriched.
+            // Consecutive notices with nothing to fetch go to a channel that answers at once in
+            // one call (the log writes them in one transaction); to one that waits, one at a
+            // time, each checked against its lease first; one with an attachment goes alone,
+            // enriched.
             var tramo: [AvisoDeGol]
             if let adjuntos, entrega.aviso.adjunto != nil {
                 tramo = [await adjuntos.preparar(entrega)]
                 if Task.isCancelled { break }
             } else {
                 tramo = [entrega.aviso]
-                while indice + tramo.count < entregas.count {
+                while canal.notificador.esInmediato && indice + tramo.count < entregas.count {
                     let siguiente = entregas[indice + tramo.count]
                     guard adjuntos == nil || siguiente.aviso.adjunto == nil,
                         siguiente.ejecucion == entrega.ejecucion,
@@ -409,14 +412,14 @@ public final class Despachador: Sendable {
     /// what another took meanwhile (round 2: 26 notices became 47 POSTs).
     private func sigueSiendoMia(_ entrega: EntregaReclamada, canal: String) -> Bool {
         let confirmado = estado.withLock { $0.confirmado }
-        let tercio = Duration.milliseconds(Int64(configuracion.arriendo * 1000 / 3))
-        guard ContinuousClock.now - confirmado > tercio else { return true }
+        let momento = ahora()
+        guard momento - confirmado > configuracion.arriendo / 3 else { return true }
         let mias =
             (try? buzon.conArriendo(
                 [entrega.avisoId], canal: canal, arrendatario: arrendatario, ahora: ahora()))
             ?? []
         if mias.contains(entrega.avisoId) {
-            estado.withLock { $0.confirmado = .now }
+            estado.withLock { $0.confirmado = max($0.confirmado, momento) }
             return true
         }
         return false
@@ -491,7 +494,7 @@ public final class Despachador: Sendable {
                 return
             }
             let enCurso = estado.withLock { $0.enCurso.mapValues { Array($0) } }
-            let antes = ContinuousClock.now
+            let antes = ahora()
             // A renewal that finds every lease still ours confirms them; one that finds fewer
             // leaves the check to each delivery.
             if let renovadas = try? buzon.renovar(

@@ -1,5 +1,6 @@
 import Aplicacion
 import FoundationEssentials
+import Sistema
 
 #if canImport(Glibc)
     import Glibc
@@ -9,6 +10,13 @@ import FoundationEssentials
 
 // A closed pipe (`marcador registro | head`) must end output quietly, not kill us with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
+// SQLite's shared memory file stops working when its disk turns immutable or read-only: the
+// process cannot go on, but it ends with the status of an I/O failure and says why.
+FalloDelBus.salirCon(
+    CodigoDeSalida.entradaSalida.rawValue,
+    mensaje: "marcador: la base de datos dejó de poder escribirse a mitad de trabajo "
+        + "(¿su disco pasó a solo lectura o el fichero a inmutable?); lo ya guardado sigue "
+        + "intacto (un partido a medias sigue con «jugar N --reanudar»).\n")
 
 let codigo = await Programa.ejecutar(
     Array(CommandLine.arguments.dropFirst()), entorno: ProcessInfo.processInfo.environment)

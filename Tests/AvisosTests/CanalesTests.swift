@@ -137,4 +137,43 @@ struct CanalesTests {
         }
         #expect(fallo?.reintentable == true)
     }
+
+    /// A name with markup reaches a notification server that renders it as text: no link,
+    /// no image, no style (issue 26). The title is marcador's own.
+    @Test func elEscritorioEscapaElMarcadoDeLosNombres() throws {
+        let hostil = aviso(jugador: "<a href=\"https://x.example\">Ana</a> & <img src='y'>")
+        let argumentos = CanalEscritorio.argumentos(hostil)
+        #expect(argumentos.suffix(3).first == "--")
+        #expect(argumentos.last?.contains("<") == false)
+        #expect(
+            argumentos.last
+                == "&lt;a href=&quot;https://x.example&quot;&gt;Ana&lt;/a&gt; &amp; "
+                + "&lt;img src=&#39;y&#39;&gt; (Rayo FC), minuto 35")
+        #expect(CanalEscritorio.argumentos(aviso()).last == "Luis (Rayo FC), minuto 35")
+    }
+
+    /// Credentials in an attachment URL (how it was fetched) never travel in what the
+    /// receivers get: the webhook document, ntfy's `Attach` header, the APNs `attached`.
+    @Test func losAdjuntosViajanSinCredenciales() throws {
+        let conClave = aviso(adjunto: "https://yo:clave@cdn.example:8443/g/1.png?t=2")
+        let limpio = "https://cdn.example:8443/g/1.png?t=2"
+        let documento = try #require(
+            try JSONSerialization.jsonObject(with: Data(CanalWebhook.documento(conClave)))
+                as? [String: Any])
+        #expect(documento["adjunto"] as? String == limpio)
+        let ntfy = CanalWebhook(url: "https://ntfy.example/goles", ntfy: true)
+        let peticion = try ntfy.peticion(conClave)
+        #expect(peticion.cabeceras.first { $0.0 == "Attach" }?.1 == limpio)
+        let apns = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(CanalAPNs.carga(conClave, bundle: "es.ejemplo.Marcador")))
+                as? [String: Any])
+        #expect(apns["attached"] as? String == limpio)
+        for bytes in [
+            try CanalWebhook.documento(conClave), peticion.cuerpo ?? [],
+            try CanalAPNs.carga(conClave, bundle: "b"),
+        ] {
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("clave"))
+        }
+    }
 }

@@ -114,6 +114,56 @@ extension BaseDeDatosRotaE2ETests {
             ])
     }
 
+    /// The disk fills up for 12 s while `avisos vigilar` waits for a webhook's answer: the
+    /// outcome write fails and is retried inside the lease until there is room again, and
+    /// all 5 goal notices arrive, in order (round 2: 0 of 5, the rows leased for ever, then
+    /// `caducada`).
+    @Test(.enabled(if: SoloLectura.sePuedeMontar, "hace falta root para montar un tmpfs pequeño"))
+    func unDiscoLlenoMientrasVigilaNoPierdeAvisos() async throws {
+        let montaje = try SoloLectura(tamano: "3m")
+        defer { montaje.desmontar() }
+        let receptor = try ReceptorHTTP(guion: [.init(codigo: 200, espera: 2)])
+        defer { receptor.cerrar() }
+        let escenario = Escenario(db: montaje.ruta + "/marcador.sqlite3")
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        try escenario.encolarEjecuciones(1)
+        let vigilante = try escenario.lanzar("avisos", "vigilar")
+        // Ana's POST is in, its answer two seconds away: the disk fills now.
+        #expect(await receptor.esperar(1))
+        let relleno = montaje.ruta + "/relleno"
+        _ = SoloLectura.sh("dd if=/dev/zero of='\(relleno)' bs=4k 2>/dev/null; sync")
+        // The fault lasts 12 s, as in the report (a duration of the scenario, not a wait for
+        // the program).
+        try await Task.sleep(for: .seconds(12))
+        #expect(receptor.peticiones.count == 1)  // Iván waits behind Ana's unrecorded outcome
+        try FileManager.default.removeItem(atPath: relleno)
+        #expect(await receptor.esperar(5, limite: 30))
+        let claves = receptor.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }
+        #expect(claves.count == 5, "\(claves)")
+        #expect(
+            claves.map { $0.split(separator: "-").suffix(3).joined(separator: "-") }
+                == [
+                    "gol-10-Ana", "gol-10-Iv%C3%A1n", "gol-35-Luis", "gol-35-Sof%C3%ADa",
+                    "gol-60-Marta",
+                ])
+        var estados: [String] = []
+        _ = await esperarQue {
+            estados =
+                (try? Database(path: escenario.db).rows(
+                    "SELECT estado FROM entrega WHERE canal = 'webhook' ORDER BY aviso_id"
+                ) { $0.string("estado") }) ?? []
+            return estados == Array(repeating: "entregada", count: 5)
+        }
+        #expect(estados == Array(repeating: "entregada", count: 5))
+        vigilante.senal(SIGTERM)
+        let fin = await vigilante.esperar()
+        #expect(fin.codigo == 143)
+        #expect(fin.sinTrazaDeFallo)
+        #expect(try integridad(escenario.db) == "ok")
+    }
+
     /// SQLite's own check of the whole file.
     func integridad(_ ruta: String) throws -> String? {
         try Database(path: ruta).scalarString("PRAGMA integrity_check")

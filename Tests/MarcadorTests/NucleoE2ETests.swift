@@ -111,7 +111,7 @@ struct NucleoE2ETests {
         _ = try await escenario.marcador("avisos", "canales", "quitar", "registro")
         _ = try await escenario.marcador(
             "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
-        try encolarEjecuciones(14, en: escenario)
+        try escenario.encolarEjecuciones(14)
         let despachadores = try (0..<3).map { _ in
             try escenario.lanzar("avisos", "enviar", "--arriendo", "5")
         }
@@ -126,6 +126,53 @@ struct NucleoE2ETests {
             "\($0.string(0)) \($0.int(1))"
         }
         #expect(estados == ["entregada 70"])
+    }
+
+    /// A dispatcher stopped (SIGSTOP) with a POST in flight, past its 3 s lease: another one
+    /// delivers the run meanwhile; resumed, the first finishes the POST it had started and
+    /// delivers nothing more of its batch (round 2: 26 notices became 47 POSTs).
+    @Test func unDespachadorParadoMasQueSuArriendoNoRepiteElLote() async throws {
+        let receptor = try ReceptorHTTP(guion: [.init(codigo: 200, espera: 1)])
+        defer { receptor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador("avisos", "canales", "quitar", "registro")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+        try escenario.encolarEjecuciones(1)
+        let parado = try escenario.lanzar("avisos", "vigilar", "--arriendo", "3")
+        #expect(await receptor.esperar(1))
+        parado.senal(SIGSTOP)
+        // Until its leases have run out (read from the file).
+        let vencidas = try await esperarQue {
+            let ahora = Date().timeIntervalSince1970
+            let vivas = try consultar(
+                escenario.db,
+                "SELECT count(*) FROM entrega WHERE arrendado_hasta > \(ahora)"
+            ) { $0.int(0) }
+            return vivas == [0]
+        }
+        #expect(vencidas)
+        let otro = try await escenario.marcador("avisos", "enviar")
+        #expect(otro.codigo == 0, "\(otro.error)")
+        #expect(otro.salida.hasPrefix("Entregadas: 5,"), "\(otro.salida)")
+        parado.senal(SIGCONT)
+        #expect(await parado.esperarTexto("pasó a otro despachador mientras este estaba parado"))
+        parado.senal(SIGTERM)
+        #expect(await parado.esperar().codigo == 143)
+        let claves = receptor.peticiones.map {
+            $0.cabeceras["idempotency-key"]?.split(separator: "-").suffix(3)
+                .joined(separator: "-") ?? ""
+        }
+        // Ana twice (the POST in flight when it stopped, then the other's), the rest once.
+        #expect(claves.filter { $0 == "gol-10-Ana" }.count == 2, "\(claves)")
+        #expect(claves.count == 6, "\(claves)")
+        #expect(Set(claves).count == 5)
+        let estados = try consultar(escenario.db, "SELECT estado, count(*) FROM entrega GROUP BY 1")
+        {
+            "\($0.string(0)) \($0.int(1))"
+        }
+        #expect(estados == ["entregada 5"])
     }
 
     /// 30 tries of two `jugar 1` started at the same instant: exactly one run finishes, the
@@ -238,7 +285,7 @@ struct NucleoE2ETests {
             "avisos", "canales", "añadir", "webhook", "--url", antes.url)
         let vigilante = try escenario.lanzar("avisos", "vigilar")
         #expect(await vigilante.esperarTexto("Vigilando", enSalida: true))
-        try encolarEjecuciones(1, en: escenario)
+        try escenario.encolarEjecuciones(1)
         #expect(await antes.esperar(5))
         _ = try await escenario.marcador(
             "avisos", "canales", "añadir", "webhook", "--url", despues.url, "--reemplazar")
@@ -248,7 +295,7 @@ struct NucleoE2ETests {
         #expect(
             await vigilante.esperarTexto(
                 "los canales cambiaron: se atienden bitacora, registro, webhook"))
-        try encolarEjecuciones(1, en: escenario)
+        try escenario.encolarEjecuciones(1)
         #expect(await despues.esperar(5, limite: 5))
         #expect(antes.peticiones.count == 5)
         let bitacora = try consultar(
@@ -258,24 +305,5 @@ struct NucleoE2ETests {
         #expect(bitacora == [5])
         vigilante.senal(SIGTERM)
         #expect(await vigilante.esperar().codigo == 143)
-    }
-
-    /// `runs` runs of partido 1's five goals, queued as `jugar` would queue them.
-    func encolarEjecuciones(_ ejecuciones: Int, en escenario: Escenario) throws {
-        let queue = try Almacen.abrir(ruta: escenario.db)
-        let partido = try #require(try PartidosSQLite(queue).partido(id: 1))
-        for n in 0..<ejecuciones {
-            let cronica = CronicaSQLite(queue, partidoId: 1, duracionFija: true)
-            try cronica.empezar(partido: partido, duracion: 90, msPorMinuto: 0, codigo: "e2e\(n)")
-            var marcador = Marcador.cero
-            for case .gol(let gol) in partido.eventos {
-                marcador = marcador.sumando(gol.lado)
-                _ = try cronica.registrar(
-                    minuto: gol.minuto.minuto, goles: marcador,
-                    avisos: [AvisoDeGol(gol: gol, en: partido, marcador: marcador)],
-                    ultimoAviso: { _ in "" })
-            }
-            _ = try cronica.terminar(minuto: 90)
-        }
     }
 }

@@ -66,6 +66,74 @@ struct SeguridadE2ETests {
         #expect(try volcado(escenario) == antes)
     }
 
+    /// Names are limited in bytes and in combining marks, not only in characters: a letter
+    /// with 40,000 accents, a 10 MB name and bidi overrides never get in (round 2: the first
+    /// made every table trap, the second gave a 94 MB database).
+    @Test func unNombreEnormeOApiladoNoSeImporta() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("partidos")
+        let antes = try volcado(escenario)
+        let apilado = "A" + String(repeating: "\u{0301}", count: 40)
+        let enorme = String(repeating: "x", count: 10_000_000)
+        for (nombre, motivo) in [
+            (apilado, "lleva 40 acentos o marcas sobre una misma letra"),
+            (apilado + String(repeating: "\u{0301}", count: 40_000), "pasa de 800 bytes"),
+            (enorme, "pasa de 800 bytes"), ("Ana\u{202E}FC", "\\u202E"),
+        ] {
+            let documento: [String: Any] = [
+                "name": "Copa",
+                "matches": [
+                    ["team1": "A", "team2": "B", "goals1": [["name": nombre, "minute": 1]]]
+                ],
+            ]
+            let datos = try JSONSerialization.data(withJSONObject: documento)
+            let ruta = escenario.carpeta + "/crafted.json"
+            #expect(FileManager.default.createFile(atPath: ruta, contents: datos))
+            let resultado = try await escenario.marcador("importar", ruta)
+            #expect(resultado.codigo == 65, "\(motivo)")
+            #expect(resultado.error.contains(motivo), "\(resultado.error.prefix(300))")
+            #expect(resultado.error.utf8.count < 2_000, "\(motivo)")
+            #expect(resultado.sinTrazaDeFallo)
+        }
+        #expect(try volcado(escenario) == antes)
+    }
+
+    /// A database edited by another tool holds cells no import would let in (16–64 KiB, 40,000
+    /// accents, bidi overrides): every table still renders, without a trap or a NUL byte, each
+    /// cell cut to fit.
+    @Test func lasTablasAguantanCualquierCelda() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        let queue = try Almacen.abrir(ruta: escenario.db)
+        let apilado = "A" + String(repeating: "\u{0301}", count: 40_000)
+        try queue.write { db in
+            try db.execute("UPDATE equipo SET nombre = ? WHERE id = 1", apilado)
+            try db.execute(
+                "UPDATE jugador SET nombre = ? WHERE id = 3", String(repeating: "ñ", count: 32_768))
+            try db.execute(
+                "UPDATE partido SET competicion = ? WHERE id = 1",
+                "Copa\u{202E}\u{200B}" + String(repeating: "é", count: 20_000))
+        }
+        _ = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        let copa = "Copa\u{202E}\u{200B}" + String(repeating: "é", count: 20_000)
+        for argumentos in [
+            ["partidos"], ["avisos"], ["registro"], ["goleadores", "--competicion", copa],
+        ] {
+            let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + argumentos)
+            #expect(resultado.codigo == 0, "\(argumentos): \(resultado.error.prefix(300))")
+            #expect(resultado.sinTrazaDeFallo, "\(argumentos)")
+            #expect(!resultado.salida.utf8.contains(0), "\(argumentos)")
+            #expect(!resultado.salida.contains("\u{202E}"), "\(argumentos)")
+            #expect(resultado.salida.utf8.count < 200_000, "\(argumentos)")
+        }
+        // The match's own page shows the names whole (escaped), whatever their size.
+        let ficha = try await escenario.marcador("partido", "1")
+        #expect(ficha.codigo == 0)
+        #expect(ficha.sinTrazaDeFallo)
+        #expect(!ficha.salida.utf8.contains(0))
+        #expect(ficha.salida.contains("\\u202E\\u200B"))
+    }
+
     /// A database written before the import checks (or by hand) may hold hostile names: every
     /// command still shows them escaped, piped or on a terminal.
     @Test func ningunaSalidaLlevaControlesDeLosDatos() async throws {

@@ -45,6 +45,19 @@ public struct CanalEscritorio: Notificador {
         return (hash & 0x7FFF_FFFF) | 1
     }
 
+    /// What `notify-send` is given for `aviso`: the body with its markup escaped.
+    static func argumentos(_ aviso: AvisoDeGol) -> [String] {
+        var argumentos = [
+            "--app-name=marcador",
+            "--replace-id=\(idDeReemplazo("partido-\(aviso.partidoId)-\(aviso.identificador)"))",
+            "--category=im.received",
+        ]
+        if let local = aviso.adjuntoLocal, aviso.tipoDeAdjunto != "mp4" {
+            argumentos.append("--hint=string:image-path:file://\(local)")
+        }
+        return argumentos + ["--", aviso.titulo, sinMarcado(aviso.cuerpo)]
+    }
+
     /// The body as plain text for servers that read it as markup (the specification allows
     /// `<b>`, `<a href>`, `<img>`): a name can neither link, load an image nor restyle.
     public static func sinMarcado(_ texto: String) -> String {
@@ -67,15 +80,7 @@ public struct CanalEscritorio: Notificador {
         if let motivo = Self.indisponibilidad(entorno: entorno) {
             throw FalloDeEntrega("escritorio no disponible: \(motivo)", reintentable: true)
         }
-        var argumentos = [
-            "--app-name=marcador",
-            "--replace-id=\(Self.idDeReemplazo("partido-\(aviso.partidoId)-\(aviso.identificador)"))",
-            "--category=im.received",
-        ]
-        if let local = aviso.adjuntoLocal, aviso.tipoDeAdjunto != "mp4" {
-            argumentos.append("--hint=string:image-path:file://\(local)")
-        }
-        argumentos += ["--", aviso.titulo, Self.sinMarcado(aviso.cuerpo)]
+        let argumentos = Self.argumentos(aviso)
         do {
             let resultado = try await Subproceso.ejecutar("notify-send", argumentos, limite: limite)
             guard resultado.codigo == 0 else {
