@@ -100,8 +100,10 @@ fuzz:
 	Fuzz/fuzz.sh
 
 # Rounds of SIGKILLs against jugar and three dispatchers while a webhook receiver records
-# deliveries; prints totals (losses must be 0). RONDAS and SEMILLA replay a run. Minutes long.
+# deliveries and FALLOS % of the outcome writes fail (injected); prints totals (losses and
+# out-of-order arrivals must be 0). RONDAS and SEMILLA replay a run. Minutes long.
 RONDAS ?= 50
+FALLOS ?= 5
 torture: deps
 	$(RELEASE)
-	.build/release/marcador-tortura --rondas $(RONDAS) $(if $(SEMILLA),--semilla $(SEMILLA))
+	.build/release/marcador-tortura --rondas $(RONDAS) --fallos $(FALLOS) $(if $(SEMILLA),--semilla $(SEMILLA))

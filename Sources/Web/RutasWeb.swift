@@ -12,11 +12,12 @@ import Torneo
 /// Every request passes the same checks first: its `Host` must name this server (a page on
 /// another site that rebinds its DNS name to 127.0.0.1 is refused), and a request that changes
 /// something must come from this server's own pages (`Origin`) and carry their key
-/// (`X-Marcador-Token`). Runs on the server's loop thread; every route decodes its input, calls
-/// one use case of the core and encodes the result.
+/// (`X-Marcador-Token`); with `--token`, everything but the login and the static files needs
+/// a session or the key (`Acceso`). Runs on the server's loop thread; every route decodes its
+/// input, calls one use case of the core and encodes the result.
 struct RutasWeb: Sendable {
     let nucleo: Nucleo
-    let token: String
+    let acceso: Acceso
     /// The address it listens on: with the port, what `Host` must say (and on loopback, its
     /// other names: `localhost:8080`…).
     let direccion: String
@@ -32,7 +33,7 @@ struct RutasWeb: Sendable {
             "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         ),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        ("Referrer-Policy", "same-origin"),
         ("Cross-Origin-Opener-Policy", "same-origin"),
         ("Cache-Control", "no-store"),
     ]
@@ -75,8 +76,20 @@ struct RutasWeb: Sendable {
         }
     }
 
-    /// A change must come from a page of this server: same origin, and its key.
-    private func comprobarOrigen(_ peticion: HTTPRequest) throws(FalloWeb) {
+    /// A change must come from a page of this server (same origin, and its page key) or from
+    /// a program holding the server's key (which no other site's page can send).
+    private func comprobarOrigen(_ peticion: HTTPRequest, _ visitante: Acceso.Visitante)
+        throws(FalloWeb)
+    {
+        guard case .pagina(let deLaPagina, _) = visitante else { return }
+        try comprobarMismoOrigen(peticion)
+        guard let clave = peticion.header("x-marcador-token"), Acceso.iguales(clave, deLaPagina)
+        else {
+            throw FalloWeb(403, "Petición rechazada: falta la clave de la página o no es la suya.")
+        }
+    }
+
+    private func comprobarMismoOrigen(_ peticion: HTTPRequest) throws(FalloWeb) {
         let origen = peticion.header("origin") ?? ""
         guard let host = peticion.header("host"), origen == "http://" + host else {
             throw FalloWeb(
@@ -84,16 +97,6 @@ struct RutasWeb: Sendable {
                 "Petición rechazada: no viene de una página de este servidor (Origin «\(TextoSeguro.limpio(origen))»)."
             )
         }
-        guard let clave = peticion.header("x-marcador-token"), Self.iguales(clave, token) else {
-            throw FalloWeb(403, "Petición rechazada: falta la clave de la página o no es la suya.")
-        }
-    }
-
-    /// Compares without stopping at the first difference, so timing does not reveal the key.
-    private static func iguales(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     // MARK: - Routes
@@ -102,23 +105,11 @@ struct RutasWeb: Sendable {
         let partes = peticion.path.split(separator: "/", omittingEmptySubsequences: false)
             .dropFirst().map(String.init)
         let lectura = peticion.method == .get || peticion.method == .head
-        switch (partes.first ?? "", partes.count) {
-        case ("", 1):
-            try metodo(peticion, lectura)
-            return try pagina("index.html", [:])
-        case ("partidos", 2):
-            try metodo(peticion, lectura)
-            let id = try numeroDePartido(partes[1])
-            _ = try nucleo.partidoExistente(id)
-            return try pagina("partido.html", ["PARTIDO": String(id)])
-        case ("eventos", 1):
-            try metodo(peticion, lectura)
-            return .eventStream(lastEventID: try ultimoEventoVisto(peticion))
-        case ("imagenes", 2):
-            try metodo(peticion, lectura)
-            return try imagen(partes[1])
-        case ("api", _):
-            return try api(peticion, Array(partes.dropFirst()))
+        let primera = partes.first ?? ""
+        // What anyone may have: the login, and the static files (nothing secret in them).
+        switch (primera, partes.count) {
+        case ("entrar", 1):
+            return try entrar(peticion)
         case (let nombre, 1) where Paginas.estatico(nombre) != nil:
             try metodo(peticion, lectura)
             let fichero = Paginas.estatico(nombre)!
@@ -126,11 +117,107 @@ struct RutasWeb: Sendable {
                 status: 200, headers: [("Content-Type", Paginas.tipo(nombre))],
                 body: fichero.bytes)
         default:
+            break
+        }
+        guard let visitante = acceso.visitante(peticion) else {
+            return sinEntrar(
+                peticion, esPagina: lectura && (primera == "" || primera == "partidos"))
+        }
+        switch (primera, partes.count) {
+        case ("", 1):
+            try metodo(peticion, lectura)
+            return try pagina("index.html", [:], visitante)
+        case ("partidos", 2):
+            try metodo(peticion, lectura)
+            let id = try numeroDePartido(partes[1])
+            _ = try nucleo.partidoExistente(id)
+            return try pagina("partido.html", ["PARTIDO": String(id)], visitante)
+        case ("eventos", 1):
+            try metodo(peticion, lectura)
+            return .eventStream(lastEventID: try ultimoEventoVisto(peticion))
+        case ("imagenes", 2):
+            try metodo(peticion, lectura)
+            return try imagen(partes[1])
+        case ("salir", 1):
+            return try salir(peticion, visitante)
+        case ("api", _):
+            return try api(peticion, Array(partes.dropFirst()), visitante)
+        default:
             throw FalloWeb(404, "No existe «\(TextoSeguro.limpio(peticion.path))».")
         }
     }
 
-    private func api(_ peticion: HTTPRequest, _ partes: [String]) throws -> HTTPResponse {
+    // MARK: - Entering and leaving (with --token)
+
+    /// A page for someone who has not entered goes to the login; anything else is refused.
+    private func sinEntrar(_ peticion: HTTPRequest, esPagina: Bool) -> HTTPResponse {
+        if esPagina {
+            return HTTPResponse(status: 303, headers: [("Location", "/entrar")])
+        }
+        return Self.json(
+            401,
+            MensajeJSON(
+                error:
+                    "Hace falta entrar: abre /entrar en el navegador, o envía la clave del servidor en X-Marcador-Token."
+            ), cabeceras: [("WWW-Authenticate", "Bearer realm=\"marcador\"")])
+    }
+
+    private func entrar(_ peticion: HTTPRequest) throws -> HTTPResponse {
+        guard acceso.conEntrada else {
+            return HTTPResponse(status: 303, headers: [("Location", "/")])
+        }
+        switch peticion.method {
+        case .get, .head:
+            return paginaDeEntrada(200, "")
+        case .post:
+            try comprobarMismoOrigen(peticion)
+            guard acceso.sesiones.sePuedeIntentar else {
+                var respuesta = paginaDeEntrada(
+                    429, "Demasiados intentos fallidos: prueba otra vez dentro de un minuto.")
+                respuesta.headers.append(("Retry-After", "60"))
+                return respuesta
+            }
+            guard let dada = Acceso.campo("clave", deFormulario: peticion.body),
+                acceso.esLaClave(dada)
+            else {
+                acceso.sesiones.anotarFallo()
+                return paginaDeEntrada(401, "Esa no es la clave de este servidor.")
+            }
+            let sesion = acceso.sesiones.abrir()
+            return HTTPResponse(
+                status: 303,
+                headers: [("Location", "/"), ("Set-Cookie", Acceso.cookieDeSesion(sesion.id))])
+        default:
+            throw FalloWeb(
+                405, "«\(peticion.method.rawValue)» no vale aquí: usa GET o POST.",
+                cabeceras: [("Allow", "GET, HEAD, POST")])
+        }
+    }
+
+    private func paginaDeEntrada(_ estado: Int, _ mensaje: String) -> HTTPResponse {
+        HTTPResponse(
+            status: estado, headers: [("Content-Type", "text/html; charset=utf-8")],
+            body: Paginas.plantilla("entrar.html", ["MENSAJE": mensaje]))
+    }
+
+    /// Ends this browser's session (a program with the key has none to end).
+    private func salir(_ peticion: HTTPRequest, _ visitante: Acceso.Visitante) throws
+        -> HTTPResponse
+    {
+        try metodo(peticion, peticion.method == .post, permitido: "POST")
+        try comprobarOrigen(peticion, visitante)
+        if case .pagina(_, let sesion?) = visitante { acceso.sesiones.cerrar(sesion) }
+        return HTTPResponse(
+            status: 303,
+            headers: [
+                ("Location", acceso.conEntrada ? "/entrar" : "/"),
+                ("Set-Cookie", Acceso.cookieBorrada),
+            ])
+    }
+
+    private func api(_ peticion: HTTPRequest, _ partes: [String], _ visitante: Acceso.Visitante)
+        throws -> HTTPResponse
+    {
         let lectura = peticion.method == .get || peticion.method == .head
         switch (partes.first ?? "", partes.count) {
         case ("partidos", 1):
@@ -144,7 +231,7 @@ struct RutasWeb: Sendable {
             return try fichaDePartido(try numeroDePartido(partes[1]))
         case ("partidos", 3):
             try metodo(peticion, peticion.method == .post, permitido: "POST")
-            try comprobarOrigen(peticion)
+            try comprobarOrigen(peticion, visitante)
             let id = try numeroDePartido(partes[1])
             switch partes[2] {
             case "jugar": return try jugar(id, peticion)
@@ -189,8 +276,17 @@ struct RutasWeb: Sendable {
 
     // MARK: - Pages and files
 
-    private func pagina(_ nombre: String, _ valores: [String: String]) throws -> HTTPResponse {
-        let bytes = Paginas.plantilla(nombre, valores.merging(["TOKEN": token]) { a, _ in a })
+    /// A page with the visitor's own page key in it (never the server's key).
+    private func pagina(
+        _ nombre: String, _ valores: [String: String], _ visitante: Acceso.Visitante
+    ) throws -> HTTPResponse {
+        guard case .pagina(let deLaPagina, _) = visitante else {
+            // A program with the key asked for a page: it gets one with a key of its own,
+            // good for nothing (programs use the server's key).
+            return try pagina(
+                nombre, valores, .pagina(clave: ServicioWeb.claveAlAzar(), sesion: nil))
+        }
+        let bytes = Paginas.plantilla(nombre, valores.merging(["TOKEN": deLaPagina]) { a, _ in a })
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: bytes)
     }

@@ -19,10 +19,11 @@ public final class ServicioWeb {
     public struct Configuracion: Sendable {
         public var direccion: String
         public var puerto: Int
-        /// The key pages send with every change; required off loopback.
-        public var token: String
+        /// The server's key (`--token`): with it, only who gives it may enter; required off
+        /// loopback. Without it, pages get a key made at random at each start.
+        public var token: String?
 
-        public init(direccion: String, puerto: Int, token: String) {
+        public init(direccion: String, puerto: Int, token: String?) {
             self.direccion = direccion
             self.puerto = puerto
             self.token = token
@@ -68,7 +69,8 @@ public final class ServicioWeb {
         Self.ampliarLimiteDeFicheros()
         let despachador = self.despachador
         let rutas = RutasWeb(
-            nucleo: nucleo, token: configuracion.token, direccion: configuracion.direccion,
+            nucleo: nucleo, acceso: Acceso(clave: configuracion.token),
+            direccion: configuracion.direccion,
             juegos: juegos, despertarReparto: { despachador.despertar() },
             carpetaDeAdjuntos: Enriquecedor.carpetaPorDefecto(entorno: nucleo.entorno))
         let fuente = FuenteDeCambios(

@@ -2,9 +2,13 @@
 // with SIGKILL at random moments, a webhook receiver on 127.0.0.1 recording every delivery.
 // After each round the match is resumed and the outbox drained; then every scripted goal must
 // be in the score exactly once, every notice must have reached the receiver (a repeat must
-// carry the same Idempotency-Key) and `PRAGMA integrity_check` must say ok.
+// carry the same Idempotency-Key), each run's notices must have first arrived in goal order
+// and `PRAGMA integrity_check` must say ok.
 //
-// Usage: marcador-tortura [--rondas N] [--semilla S]
+// `--fallos P` injects faults (named as such): a trigger in each round's database makes P % of
+// the outcome writes (a delivery leaving `pendiente`) fail like a full disk, in every process.
+//
+// Usage: marcador-tortura [--rondas N] [--semilla S] [--fallos P]
 import Almacen
 import ApoyoDePruebas
 import Foundation
@@ -34,11 +38,15 @@ func opcion(_ nombre: String) -> String? {
 }
 
 let rondas = Int(opcion("--rondas") ?? "") ?? 50
+let fallos = min(max(Int(opcion("--fallos") ?? "") ?? 0, 0), 100)
 let semilla = UInt64(opcion("--semilla") ?? "") ?? UInt64(Date().timeIntervalSince1970 * 1000)
 var azar = Semilla(estado: semilla)
 let binario = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("marcador").path
-decir("tortura: \(rondas) rondas, semilla \(semilla)")
+decir(
+    "tortura: \(rondas) rondas, semilla \(semilla)"
+        + (fallos > 0
+            ? ", \(fallos) % de las escrituras de resultados fallan (avería inyectada)" : ""))
 
 let carpeta = NSTemporaryDirectory() + "marcador-tortura-\(getpid())"
 try FileManager.default.createDirectory(atPath: carpeta, withIntermediateDirectories: true)
@@ -69,6 +77,7 @@ var avisosEsperados = 0
 var repeticiones = 0
 var perdidas = 0
 var fallosDeRonda: [String] = []
+var desordenados = 0
 
 for ronda in 1...rondas {
     let db = carpeta + "/ronda-\(ronda).sqlite3"
@@ -78,6 +87,16 @@ for ronda in 1...rondas {
         "--db", db, "avisos", "canales", "añadir", "webhook", "--url", receptor.url(ruta),
         "--limite", "2",
     ])
+    if fallos > 0 {
+        try Almacen.abrir(ruta: db).write { db in
+            try db.executeScript(
+                """
+                CREATE TRIGGER averia_de_tortura BEFORE UPDATE OF estado ON entrega
+                WHEN NEW.estado <> 'pendiente' AND abs(random() % 100) < \(fallos)
+                BEGIN SELECT RAISE(ABORT, 'avería inyectada por la tortura'); END;
+                """)
+        }
+    }
     let ms = Int.random(in: 2...8, using: &azar)
     let jugador = try proceso(["--db", db, "jugar", "1", "--ms-por-minuto", "\(ms)"])
     let despachadores = try (0..<3).map { _ in
@@ -137,17 +156,39 @@ for ronda in 1...rondas {
         fallosDeRonda.append(
             "ronda \(ronda): el partido acabó \(final.estado.texto) con \(final.goles)")
     }
-    let esperadas = try queue.read { db in
-        try db.rows("SELECT partido_id, ejecucion_id, identificador FROM aviso") { fila in
-            AvisoDeGol(
-                identificador: fila.string(2), titulo: "", cuerpo: "", partidoId: fila.int(0),
-                minuto: MinutoDeJuego(1), jugador: "", equipo: "", marcador: .cero,
-                ejecucion: fila.int(1)
-            ).claveDeIdempotencia
+    // Each run's keys in goal order (notice ids grow with the minute).
+    let porEjecucion = try queue.read { db in
+        try db.rows(
+            "SELECT partido_id, ejecucion_id, identificador FROM aviso ORDER BY ejecucion_id, id"
+        ) { fila in
+            (
+                fila.int(1),
+                AvisoDeGol(
+                    identificador: fila.string(2), titulo: "", cuerpo: "",
+                    partidoId: fila.int(0), minuto: MinutoDeJuego(1), jugador: "", equipo: "",
+                    marcador: .cero, ejecucion: fila.int(1)
+                ).claveDeIdempotencia
+            )
         }
     }
+    let esperadas = porEjecucion.map(\.1)
     let recibidas = receptor.peticiones.filter { $0.ruta == ruta }.compactMap {
         $0.cabeceras["idempotency-key"]
+    }
+    // Order: within a run, each notice first arrived after the one before it.
+    var primeraLlegada: [String: Int] = [:]
+    for (indice, clave) in recibidas.enumerated() where primeraLlegada[clave] == nil {
+        primeraLlegada[clave] = indice
+    }
+    let ejecuciones = Dictionary(grouping: porEjecucion, by: \.0).values
+    for claves in ejecuciones {
+        let llegadas = claves.compactMap { primeraLlegada[$0.1] }
+        let invertidos = zip(llegadas, llegadas.dropFirst()).filter { $0 > $1 }.count
+        if invertidos > 0 {
+            desordenados += invertidos
+            fallosDeRonda.append(
+                "ronda \(ronda): \(invertidos) avisos llegaron antes que el anterior")
+        }
     }
     avisosEsperados += esperadas.count
     repeticiones += recibidas.count - Set(recibidas).count
@@ -169,7 +210,7 @@ for ronda in 1...rondas {
 
 decir(
     "\ntotales: rondas \(rondas), SIGKILL \(muertes), avisos \(avisosEsperados), repetidos \(repeticiones), "
-        + "perdidos \(perdidas), semilla \(semilla)")
+        + "perdidos \(perdidas), fuera de orden \(desordenados), semilla \(semilla)")
 for fallo in fallosDeRonda { decir("FALLO: \(fallo)") }
 try? FileManager.default.removeItem(atPath: carpeta)
 exit(fallosDeRonda.isEmpty && perdidas == 0 ? 0 : 1)

@@ -153,12 +153,14 @@ public final class FlujoDePrueba: Sendable {
     private let estado = Mutex<(eventos: [Evento], cabecera: String?, cerrado: Bool)>(
         ([], nil, false))
 
-    /// Opens the stream; `ultimo` is sent as `Last-Event-ID`, `desde` as `?desde=`.
-    public init(puerto: Int, ultimo: Int? = nil, desde: Int? = nil) throws {
+    /// Opens the stream; `ultimo` is sent as `Last-Event-ID`, `desde` as `?desde=`, `cookie`
+    /// as the `Cookie` header (a session of a server with `--token`).
+    public init(puerto: Int, ultimo: Int? = nil, desde: Int? = nil, cookie: String? = nil) throws {
         socket = try ClienteDePrueba.conectar(puerto: puerto, limite: 30)
         var peticion = "GET /eventos\(desde.map { "?desde=\($0)" } ?? "") HTTP/1.1\r\n"
         peticion += "Host: 127.0.0.1:\(puerto)\r\nAccept: text/event-stream\r\n"
         if let ultimo { peticion += "Last-Event-ID: \(ultimo)\r\n" }
+        if let cookie { peticion += "Cookie: \(cookie)\r\n" }
         peticion += "\r\n"
         try ClienteDePrueba.escribir(socket, Data(peticion.utf8))
         let socket = self.socket

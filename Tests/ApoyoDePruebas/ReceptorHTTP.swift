@@ -23,13 +23,17 @@ public final class ReceptorHTTP: Sendable {
         public var cuerpo = Data()
         /// Zero bytes streamed after `cuerpo`, in 64 KB writes, until the client hangs up.
         public var relleno = 0
+        /// Held until the test calls `soltar()`: the client waits on it as long as the test
+        /// needs, whatever the machine's load.
+        public var retenida = false
 
         public init(
             codigo: Int, espera: Double = 0, cabeceras: [String: String] = [:],
             cuerpo: Data = Data(),
-            relleno: Int = 0
+            relleno: Int = 0, retenida: Bool = false
         ) {
             self.codigo = codigo
+            self.retenida = retenida
             self.espera = espera
             self.cabeceras = cabeceras
             self.cuerpo = cuerpo
@@ -48,6 +52,7 @@ public final class ReceptorHTTP: Sendable {
     private let guion: Mutex<[Respuesta]>
     private let porDefecto: Respuesta
     private let cerrado = Mutex(false)
+    private let suelto = Mutex(false)
 
     public init(
         guion: [Respuesta] = [], porDefecto: Respuesta = Respuesta(codigo: 200),
@@ -98,7 +103,11 @@ public final class ReceptorHTTP: Sendable {
         return false
     }
 
+    /// Lets the held responses (`retenida`) go.
+    public func soltar() { suelto.withLock { $0 = true } }
+
     public func cerrar() {
+        soltar()
         cerrado.withLock { $0 = true }
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)
@@ -173,6 +182,7 @@ public final class ReceptorHTTP: Sendable {
     private func responder(_ cliente: Int32, ruta: String, seguir: Bool) -> Bool {
         defer { acabadas.withLock { $0[ruta, default: 0] += 1 } }
         let respuesta = rutas[ruta] ?? guion.withLock { $0.isEmpty ? porDefecto : $0.removeFirst() }
+        while respuesta.retenida && !suelto.withLock({ $0 }) { usleep(2_000) }
         if respuesta.espera > 0 { usleep(useconds_t(respuesta.espera * 1_000_000)) }
         let total = respuesta.cuerpo.count + respuesta.relleno
         var texto =

@@ -122,7 +122,7 @@ extension BaseDeDatosRotaE2ETests {
     func unDiscoLlenoMientrasVigilaNoPierdeAvisos() async throws {
         let montaje = try SoloLectura(tamano: "3m")
         defer { montaje.desmontar() }
-        let receptor = try ReceptorHTTP(guion: [.init(codigo: 200, espera: 2)])
+        let receptor = try ReceptorHTTP(guion: [.init(codigo: 200, retenida: true)])
         defer { receptor.cerrar() }
         let escenario = Escenario(db: montaje.ruta + "/marcador.sqlite3")
         _ = try await escenario.marcador("avisos", "activar")
@@ -130,10 +130,11 @@ extension BaseDeDatosRotaE2ETests {
             "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
         try escenario.encolarEjecuciones(1)
         let vigilante = try escenario.lanzar("avisos", "vigilar")
-        // Ana's POST is in, its answer two seconds away: the disk fills now.
+        // Ana's POST is in, its answer held: the disk fills now, then she is accepted.
         #expect(await receptor.esperar(1))
         let relleno = montaje.ruta + "/relleno"
         _ = SoloLectura.sh("dd if=/dev/zero of='\(relleno)' bs=4k 2>/dev/null; sync")
+        receptor.soltar()
         // The fault lasts 12 s, as in the report (a duration of the scenario, not a wait for
         // the program).
         try await Task.sleep(for: .seconds(12))

@@ -11,6 +11,8 @@ struct NavegadorE2ETests {
     static let chromedriver = "/usr/bin/chromedriver"
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Navegador/pantalla.py").path
+    static let scriptDeEntrada = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Navegador/entrar.py").path
 
     /// Why the browser tests cannot run here, or `nil` when they can.
     static let falta: String? = {
@@ -81,5 +83,38 @@ struct NavegadorE2ETests {
         // Usable on a phone: nothing wider than 360 pixels.
         #expect((visto["anchoDelDocumento"] as? Int ?? 999) <= 360)
         #expect((visto["erroresDeConsola"] as? [String]) == [])
+    }
+
+    /// A real browser enters a server started with `--token`: sent to the login, refused with
+    /// a wrong key, let in with the right one, and the page then works on its session cookie,
+    /// which its script cannot read (issue 26).
+    @Test(
+        .enabled(if: falta == nil, Comment(rawValue: falta ?? "")),
+        .timeLimit(.minutes(2)))
+    func unNavegadorEntraConLaClaveDelServidor() async throws {
+        let escenario = Escenario()
+        let clave = "clave-del-navegador-0123456789"
+        let servidor = try await ServidorDePrueba(
+            escenario: escenario, argumentos: ["--token", clave])
+        let resultado = escenario.carpeta + "/entrada.json"
+        let proceso = try Proceso(
+            [Self.scriptDeEntrada, "http://127.0.0.1:\(servidor.puerto)", clave, resultado],
+            carpeta: escenario.carpeta, ejecutable: Self.python)
+        let fin = await proceso.esperar(limite: 100)
+        await servidor.parar()
+        #expect(fin.codigo == 0, "\(fin.error)")
+        let datos = try Data(contentsOf: URL(fileURLWithPath: resultado))
+        let visto = try #require(try JSONSerialization.jsonObject(with: datos) as? [String: Any])
+        #expect(visto["primeraRuta"] as? String == "/entrar")
+        #expect(visto["claveEnLaEntrada"] as? Bool == false)
+        #expect(visto["trasClaveMala"] as? String == "Esa no es la clave de este servidor.")
+        #expect(visto["rutaTrasEntrar"] as? String == "/")
+        #expect(visto["filas"] as? Int == 3)
+        #expect(visto["cookieVisible"] as? String == "")
+        #expect(visto["claveEnLaPagina"] as? Bool == false)
+        #expect(visto["marcador"] as? String == "1-0")
+        // The 401 of the wrong key is the only error the console may show.
+        let errores = (visto["erroresDeConsola"] as? [String]) ?? ["?"]
+        #expect(errores.allSatisfy { $0.contains("/entrar") && $0.contains("401") }, "\(errores)")
     }
 }

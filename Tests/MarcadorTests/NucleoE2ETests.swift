@@ -132,7 +132,9 @@ struct NucleoE2ETests {
     /// delivers the run meanwhile; resumed, the first finishes the POST it had started and
     /// delivers nothing more of its batch (round 2: 26 notices became 47 POSTs).
     @Test func unDespachadorParadoMasQueSuArriendoNoRepiteElLote() async throws {
-        let receptor = try ReceptorHTTP(guion: [.init(codigo: 200, espera: 1)])
+        // Ana's answer is held until the test lets it go: the first dispatcher cannot get past
+        // her however late the test gets to stop it.
+        let receptor = try ReceptorHTTP(guion: [.init(codigo: 200, retenida: true)])
         defer { receptor.cerrar() }
         let escenario = Escenario()
         _ = try await escenario.marcador("avisos", "activar")
@@ -157,6 +159,7 @@ struct NucleoE2ETests {
         #expect(otro.codigo == 0, "\(otro.error)")
         #expect(otro.salida.hasPrefix("Entregadas: 5,"), "\(otro.salida)")
         parado.senal(SIGCONT)
+        receptor.soltar()
         #expect(await parado.esperarTexto("pasó a otro despachador mientras este estaba parado"))
         parado.senal(SIGTERM)
         #expect(await parado.esperar().codigo == 143)

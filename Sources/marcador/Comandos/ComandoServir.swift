@@ -40,7 +40,7 @@ struct ComandoServir: Comando {
     @Opcion(
         "--token", marcador: "CLAVE",
         ayuda:
-            "Clave que las páginas envían en cada cambio, de 16 caracteres o más (por defecto, una al azar en cada arranque)."
+            "Clave del servidor, de 16 caracteres o más: quien no la da en /entrar (o en X-Marcador-Token) no ve nada."
     )
     var token: String?
 
@@ -75,7 +75,7 @@ struct ComandoServir: Comando {
         let servicio = try ServicioWeb(
             nucleo: nucleo,
             configuracion: ServicioWeb.Configuracion(
-                direccion: direccion, puerto: puerto, token: token ?? ServicioWeb.claveAlAzar())
+                direccion: direccion, puerto: puerto, token: token)
         ) { avisos.avisar($0) }
         let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1])
         let real: Int
