@@ -36,6 +36,7 @@ public enum Almacen {
         } else {
             try Semillas.cargarSiFaltan(en: db)
         }
+        if try Inicios.faltan(db) { try db.transaction { try Inicios.completar(db) } }
         return DatabaseQueue(db)
     }
 

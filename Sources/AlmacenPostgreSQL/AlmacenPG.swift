@@ -81,6 +81,16 @@ public enum AlmacenPG {
         let cola = try ColaPG(url: url, paciencia: paciencia)
         try cola.read { conexion in
             try MigradorPG().migrar(conexion)
+            if try Inicios.faltan(conexion) {
+                try conexion.executeScript("BEGIN")
+                do {
+                    try Inicios.completar(conexion)
+                    try conexion.executeScript("COMMIT")
+                } catch {
+                    try? conexion.executeScript("ROLLBACK")
+                    throw error
+                }
+            }
             // Checked once without the lock (the usual case: nothing to write), then again
             // under it, so processes starting together seed once.
             if try Semillas.cargadas(en: conexion) { return }

@@ -5,19 +5,31 @@ import Torneo
 public struct FiltroDePartidos: Sendable, Hashable {
     public var competicion: String?
     public var equipo: String?
-    /// `AAAA-MM-DD`.
-    public var fecha: String?
-    /// A status key (`en_juego`, `terminado`…).
+    /// Kick-off days, both included, in the user's zone (the venue's day when the file gives
+    /// no offset): `--fecha` is both, `--desde` and `--hasta` one each.
+    public var desde: FechaDeCalendario?
+    public var hasta: FechaDeCalendario?
+    /// A status key (`en_juego`, `terminado`…), of what the list shows.
     public var estado: String?
 
     public init(
-        competicion: String? = nil, equipo: String? = nil, fecha: String? = nil,
-        estado: String? = nil
+        competicion: String? = nil, equipo: String? = nil, desde: FechaDeCalendario? = nil,
+        hasta: FechaDeCalendario? = nil, estado: String? = nil
     ) {
         self.competicion = competicion
         self.equipo = equipo
-        self.fecha = fecha
+        self.desde = desde
+        self.hasta = hasta
         self.estado = estado
+    }
+
+    /// The instants (`Saque.segundos`) the store may return for the days asked, a day wider
+    /// each side: a zone is at most 14 hours from UTC, and the exact day is checked after.
+    var instantes: ClosedRange<Int>? {
+        guard desde != nil || hasta != nil else { return nil }
+        let primero = (desde?.diasDesde1970).map { ($0 - 1) * 86_400 } ?? Int.min / 2
+        let ultimo = (hasta?.diasDesde1970).map { ($0 + 2) * 86_400 } ?? Int.max / 2
+        return primero <= ultimo ? primero...ultimo : 1...0
     }
 }
 
@@ -69,8 +81,31 @@ public struct GolDeLaLinea: Sendable, Hashable, Encodable {
 
 /// A group's (or a league's) table, computed from results.
 public struct TablaDeGrupo: Sendable {
-    public var grupo: String
+    /// The group (`Group A`); `nil` for a league or a league phase.
+    public var grupo: String?
     public var filas: [Clasificacion.Fila]
+}
+
+/// How a competition is played, as its matches tell (DESIGN §14).
+public enum FormatoDeCompeticion: String, Sendable {
+    /// Groups (a World Cup, a Euro): a table per group, of its group matches.
+    case grupos
+    /// A league season: one table of every match.
+    case liga
+    /// A league phase followed by knockout rounds (the Champions League since 2024): one
+    /// table of the league rounds only.
+    case faseDeLiga = "fase_de_liga"
+
+    /// Whether a round is a knockout one (`Round of 16`, `Quarter-finals`, `Final`,
+    /// `Knockout Play-offs`, `Octavos de final`…): by its name, the only thing files say.
+    public static func esEliminatoria(_ ronda: String?) -> Bool {
+        guard let ronda else { return false }
+        let clave = ClaveDeNombre.de(ronda)
+        return [
+            "final", "round of", "play off", "playoff", "knockout", "third place", "octavos",
+            "cuartos", "eliminatoria", "dieciseisavos", "tercer puesto",
+        ].contains { clave.contains($0) }
+    }
 }
 
 /// The fan views of DESIGN §10: what every front end shows, computed once here.
@@ -83,13 +118,19 @@ extension Nucleo {
     ) throws {
         let competicion = try filtro.competicion.map(buscarCompeticion)
         let equipo = try filtro.equipo.map(buscarEquipo)
-        let (fecha, estado) = (filtro.fecha, filtro.estado)
-        try tienda.partidos.recorrerResumenes(competicion: competicion) { resumen in
+        let (desde, hasta, estado) = (filtro.desde, filtro.hasta, filtro.estado)
+        if let desde, let hasta, hasta < desde { return }
+        try tienda.partidos.recorrerResumenes(competicion: competicion, inicio: filtro.instantes) {
+            resumen in
             guard
                 equipo == nil || resumen.local == equipo || resumen.visitante == equipo,
-                fecha == nil || resumen.fecha == fecha,
-                estado == nil || resumen.estado.clave == estado
+                estado == nil || resumen.estadoMostrado.clave == estado
             else { return }
+            if desde != nil || hasta != nil {
+                guard let dia = resumen.saque?.diaLocal, desde.map({ $0 <= dia }) ?? true,
+                    hasta.map({ dia <= $0 }) ?? true
+                else { return }
+            }
             try visitar(resumen)
         }
     }
@@ -121,19 +162,55 @@ extension Nucleo {
         try tienda.partidos.competiciones()
     }
 
-    /// The group tables of a competition, or only the groups `grupo` names (`A`, `Group A`).
-    /// - Returns: the competition's stored name and its tables.
-    public func clasificacion(competicion texto: String, grupo: String? = nil) throws -> (
-        competicion: String, tablas: [TablaDeGrupo]
-    ) {
+    /// The tables of a competition (DESIGN §14): one per group, or one for a league (every
+    /// match) or a league phase (its league rounds, not the knockout ones), from the official
+    /// results and, for matches without one, the latest finished run.
+    /// - Parameters:
+    ///   - grupo: only the groups it names (`A`, `Group A`).
+    ///   - campo: only home (or away) matches.
+    /// - Returns: the competition's stored name, its format and its tables.
+    public func clasificacion(
+        competicion texto: String, grupo: String? = nil,
+        campo: Clasificacion.Campo = .todos, desempate: Clasificacion.Desempate = .goles
+    ) throws -> (competicion: String, formato: FormatoDeCompeticion, tablas: [TablaDeGrupo]) {
         let nombre = try buscarCompeticion(texto)
+        // In playing order, so each team's form reads oldest to newest.
         let fichas = try tienda.partidos.fichas(competicion: nombre, conEventos: false)
+            .enumerated().sorted { a, b in
+                let (x, y) = (
+                    Saque(fecha: a.element.fecha, hora: a.element.hora)?.segundos ?? .min,
+                    Saque(fecha: b.element.fecha, hora: b.element.hora)?.segundos ?? .min
+                )
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
+        func tabla(_ grupo: String?, _ partidos: [FichaDePartido]) -> TablaDeGrupo {
+            let equipos = Set(
+                partidos.flatMap { [$0.partido.local.nombre, $0.partido.visitante.nombre] })
+            let resultados = partidos.compactMap { ficha in
+                ficha.resultado.map {
+                    Clasificacion.Resultado(
+                        local: ficha.partido.local.nombre,
+                        visitante: ficha.partido.visitante.nombre, marcador: $0)
+                }
+            }
+            return TablaDeGrupo(
+                grupo: grupo,
+                filas: Clasificacion.calcular(
+                    resultados, equipos: Array(equipos), campo: campo, desempate: desempate))
+        }
         var grupos: [String: [FichaDePartido]] = [:]
         for ficha in fichas {
             if let grupo = ficha.grupo { grupos[grupo, default: []].append(ficha) }
         }
         guard !grupos.isEmpty else {
-            throw Fallo.noEncontrado("La competición \(citado(nombre)) no tiene grupos.")
+            if let grupo {
+                throw Fallo.noEncontrado(
+                    "La competición \(citado(nombre)) no tiene grupos (\(citado(grupo))): "
+                        + "es una liga, con una sola tabla.")
+            }
+            let deLiga = fichas.filter { !FormatoDeCompeticion.esEliminatoria($0.ronda) }
+            let formato: FormatoDeCompeticion = deLiga.count == fichas.count ? .liga : .faseDeLiga
+            return (nombre, formato, [tabla(nil, deLiga)])
         }
         var elegidos = grupos.keys.map { (grupo: $0, clave: ClaveDeNombre.de($0)) }
             .sorted { $0.clave < $1.clave }.map(\.grupo)
@@ -150,37 +227,29 @@ extension Nucleo {
                         .joined(separator: ", ") + ".")
             }
         }
-        let tablas = elegidos.map { grupo -> TablaDeGrupo in
-            let partidos = grupos[grupo]!
-            let equipos = Set(
-                partidos.flatMap { [$0.partido.local.nombre, $0.partido.visitante.nombre] })
-            let resultados = partidos.compactMap { ficha in
-                ficha.resultado.map {
-                    (
-                        local: ficha.partido.local.nombre,
-                        visitante: ficha.partido.visitante.nombre, marcador: $0
-                    )
-                }
-            }
-            return TablaDeGrupo(
-                grupo: grupo, filas: Clasificacion.calcular(resultados, equipos: Array(equipos)))
-        }
-        return (nombre, tablas)
+        return (nombre, .grupos, elegidos.map { tabla($0, grupos[$0]!) })
     }
 
     /// The top scorers of a competition, the first `limite`; tied players share a position
     /// (1, 2, 2, 4…).
+    /// - Returns: also how many of its matches there are and how many without a goal list
+    ///   (a league file often gives results only: then there is nothing to count).
     public func goleadores(competicion texto: String, limite: Int) throws -> (
-        competicion: String, filas: [(posicion: Int, fila: Goleadores.Fila)]
+        competicion: String, filas: [(posicion: Int, fila: Goleadores.Fila)], partidos: Int,
+        sinLista: Int
     ) {
         let nombre = try buscarCompeticion(texto)
-        let filas = Goleadores.contar(
-            try tienda.partidos.fichas(competicion: nombre, conEventos: true).map(\.partido))
+        let fichas = try tienda.partidos.fichas(competicion: nombre, conEventos: true)
+        let filas = Goleadores.contar(fichas.map(\.partido))
+        let sinLista = fichas.filter { !$0.conGuion }.count
         var posiciones: [Int] = []
         for (i, fila) in filas.enumerated() {
             posiciones.append(i > 0 && filas[i - 1].goles == fila.goles ? posiciones[i - 1] : i + 1)
         }
-        return (nombre, Array(zip(posiciones, filas).prefix(limite)).map { ($0.0, $0.1) })
+        return (
+            nombre, Array(zip(posiciones, filas).prefix(limite)).map { ($0.0, $0.1) },
+            fichas.count, sinLista
+        )
     }
 
     /// The log, oldest first: of one match (which must exist), the last `ultimas` lines.

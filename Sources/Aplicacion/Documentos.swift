@@ -3,18 +3,40 @@ import Torneo
 /// The JSON shape of one match in a list: `partidos --json` and `GET /api/partidos`. Its keys
 /// are part of the scripting interface.
 public struct PartidoJSON: Encodable, Sendable {
+    /// The latest run, as it stands.
+    public struct EjecucionJSON: Encodable, Sendable {
+        var estado: String
+        var estadoTexto: String
+        var minuto: Int
+        var marcador: String
+        var golesDelGuion: String
+        var golesAMano: String
+        var duracion: Int
+        /// A run of a match that was really played.
+        var repeticion: Bool
+    }
     public var id: Int
     public var local: String
     public var visitante: String
     public var competicion: String?
+    /// The venue's day and time as the file gives them (`2018-06-14`, `18:00 UTC+3`).
     public var fecha: String?
+    public var hora: String?
+    /// Kick-off in the user's zone (`2018-06-14 17:00`), or the venue's time when the file
+    /// gives no offset.
+    public var inicio: String?
+    /// What the list shows (DESIGN §14): a match really played and never replayed here is
+    /// `terminado` with its official score.
     public var estado: String
     public var estadoTexto: String
     public var minuto: Int
     public var marcador: String
+    /// The latest run's own goals (as in round 2), zero without one.
     public var golesDelGuion: String
     public var golesAMano: String
     public var duracion: Int
+    public var resultadoOficial: FichaJSON.Oficial?
+    public var ejecucion: EjecucionJSON?
 
     public init(_ resumen: ResumenDePartido) {
         id = resumen.id
@@ -22,13 +44,24 @@ public struct PartidoJSON: Encodable, Sendable {
         visitante = resumen.visitante
         competicion = resumen.competicion
         fecha = resumen.fecha
-        estado = resumen.estado.clave
-        estadoTexto = resumen.estado.texto
-        minuto = resumen.minuto
-        marcador = resumen.marcador.description
+        hora = resumen.hora
+        inicio = resumen.saque?.textoLocal
+        estado = resumen.estadoMostrado.clave
+        estadoTexto = resumen.textoDeEstado
+        minuto = resumen.minutoMostrado
+        marcador = resumen.marcadorMostrado.description
         golesDelGuion = resumen.goles.description
         golesAMano = resumen.golesAMano.description
         duracion = resumen.duracion
+        resultadoOficial = resumen.oficial.map(FichaJSON.Oficial.init)
+        ejecucion =
+            resumen.conEjecucion
+            ? EjecucionJSON(
+                estado: resumen.estado.clave, estadoTexto: resumen.estado.texto,
+                minuto: resumen.minuto, marcador: resumen.marcador.description,
+                golesDelGuion: resumen.goles.description,
+                golesAMano: resumen.golesAMano.description, duracion: resumen.duracion,
+                repeticion: resumen.esRepeticion) : nil
     }
 }
 
@@ -39,6 +72,13 @@ public struct FichaJSON: Encodable, Sendable {
         var prorroga: String?
         var penaltis: String?
         var texto: String?
+
+        init(_ oficial: ResultadoOficial) {
+            final = oficial.final?.description
+            prorroga = oficial.prorroga?.description
+            penaltis = oficial.penaltis?.description
+            texto = oficial.texto
+        }
     }
     public struct EjecucionJSON: Encodable, Sendable {
         var codigo: String
@@ -59,6 +99,8 @@ public struct FichaJSON: Encodable, Sendable {
     var ronda: String?
     var fecha: String?
     var hora: String?
+    /// Kick-off in the user's zone, or as written when the file gives no offset.
+    var inicio: String?
     var estadio: String?
     var estado: String?
     var estadoTexto: String?
@@ -81,16 +123,13 @@ public struct FichaJSON: Encodable, Sendable {
         fecha = ficha.fecha
         hora = ficha.hora
         estadio = ficha.estadio
-        estado = resumen?.estado.clave
-        estadoTexto = resumen?.estado.texto
-        minuto = resumen?.minuto
-        marcador = resumen?.marcador.description
+        estado = resumen?.estadoMostrado.clave
+        estadoTexto = resumen?.textoDeEstado
+        minuto = resumen?.minutoMostrado
+        marcador = resumen?.marcadorMostrado.description
+        inicio = resumen?.saque?.textoLocal
         duracion = resumen?.duracion
-        resultadoOficial = ficha.oficial.map {
-            Oficial(
-                final: $0.final?.description, prorroga: $0.prorroga?.description,
-                penaltis: $0.penaltis?.description, texto: $0.texto)
-        }
+        resultadoOficial = ficha.oficial.map(Oficial.init)
         goles = completa.goles
         ejecuciones = completa.ejecuciones.map {
             EjecucionJSON(

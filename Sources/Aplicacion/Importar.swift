@@ -23,6 +23,26 @@ extension Nucleo {
     /// Files larger than this are refused before reading: no match file comes near it.
     public static let tamanoMaximoDeFichero = 64 * 1024 * 1024
 
+    /// The files `rutas` name, in order: a folder stands for its `.json` files (not hidden,
+    /// not in subfolders), by name.
+    /// - Throws: `Fallo.noEncontrado` for a folder with none.
+    public static func ficherosParaImportar(_ rutas: [String]) throws -> [String] {
+        try rutas.flatMap { ruta -> [String] in
+            guard esCarpeta(ruta) else { return [ruta] }
+            guard let nombres = contenidoDeCarpeta(ruta) else {
+                throw Fallo.entradaSalida(
+                    "No se puede leer la carpeta \(citado(ruta)): \(errorDelSistema(errno)).")
+            }
+            let base = ruta.hasSuffix("/") ? ruta : ruta + "/"
+            let ficheros = nombres.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+                .map { base + $0 }.filter { !esCarpeta($0) }
+            guard !ficheros.isEmpty else {
+                throw Fallo.noEncontrado("La carpeta \(citado(ruta)) no tiene ficheros .json.")
+            }
+            return ficheros
+        }
+    }
+
     /// Reads and checks the file at `ruta` (no store needed: a bad file is refused before the
     /// database is even opened).
     /// - Throws: `Fallo.noEncontrado` for a missing file, `Fallo.datos` for a malformed one.

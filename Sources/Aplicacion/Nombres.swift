@@ -13,10 +13,18 @@ enum Nombres {
     ) throws(Fallo) -> String {
         let clave = ClaveDeNombre.de(texto)
         if let exacto = nombres.first(where: { ClaveDeNombre.de($0) == clave }) { return exacto }
+        // «serie a» for «Italian Serie A 2024/25»: the words given, whole and in order, inside
+        // exactly one name. Two or more are a question, answered below with the candidates.
+        let conLasPalabras = nombres.filter {
+            (" " + ClaveDeNombre.de($0) + " ").contains(" " + clave + " ")
+        }
+        if !clave.isEmpty, conLasPalabras.count == 1 { return conLasPalabras[0] }
         var mensaje =
             "No hay \(femenino ? "ninguna" : "ningún") \(clase) \(femenino ? "llamada" : "llamado") "
             + "\(citado(texto))."
-        let parecidos = ClaveDeNombre.parecidos(a: texto, entre: nombres)
+        let parecidos =
+            conLasPalabras.count > 1
+            ? conLasPalabras : ClaveDeNombre.parecidos(a: texto, entre: nombres)
         if !parecidos.isEmpty {
             mensaje +=
                 " ¿Quizá " + parecidos.map { "«\(TextoSeguro.limpio($0))»" }.joined(separator: ", ")

@@ -1,9 +1,11 @@
 import Torneo
 
-/// Reads the openfootball match format (https://github.com/openfootball/worldcup.json):
-/// lenient in what it accepts (minutes as numbers or `"90+3"`, `offset`, missing goal lists,
-/// teams as names or `{ "name": … }`), strict in what it returns (every goal with a valid minute
-/// and player, every match with two different teams).
+/// Reads the openfootball match formats (https://github.com/openfootball): `{"matches": […]}`
+/// (the World Cup files) and `{"rounds": [{"name", "matches": […]}]}` (euro.json, the older
+/// football.json files), lenient in what it accepts (minutes as numbers or `"90+3"`, `offset`,
+/// missing goal lists, teams as names or `{ "name", "code" }`), strict in what it returns
+/// (every goal with a valid minute and player, every match with two different teams, every date
+/// on the calendar).
 public enum LectorOpenFootball {
     /// - Throws: `FalloDeImportacion` naming the match (index, teams) and the field.
     public static func leer(_ bytes: [UInt8], nombrePorDefecto: String) throws -> Competicion {
@@ -12,13 +14,16 @@ public enum LectorOpenFootball {
         }
         let raiz: ValorJSON
         do {
-            raiz = try ValorJSON.leer(bytes)
+            raiz = try AnalizadorJSON.leer(bytes)
         } catch {
-            throw FalloDeImportacion(mensaje: "no es JSON válido")
+            let (linea, columna) = Self.lineaYColumna(de: error.posicion, en: bytes)
+            throw FalloDeImportacion(
+                mensaje: "no es JSON válido (línea \(linea), columna \(columna))")
         }
         guard case .objeto = raiz else {
             throw FalloDeImportacion(
-                mensaje: "se esperaba un objeto con «matches», no \(raiz.descripcion)")
+                mensaje:
+                    "se esperaba un objeto con «matches» o «rounds», no \(raiz.descripcion)")
         }
         var nombre = nombrePorDefecto
         if let valor = raiz["name"] {
@@ -31,17 +36,12 @@ public enum LectorOpenFootball {
             }
             nombre = texto.trimmed
         }
-        guard let valorPartidos = raiz["matches"] else {
-            throw FalloDeImportacion(mensaje: "falta la lista «matches»")
-        }
-        guard case .lista(let lista) = valorPartidos else {
-            throw FalloDeImportacion(
-                mensaje: "«matches» debe ser una lista, no \(valorPartidos.descripcion)")
-        }
+        let lista = try Self.partidosSinLeer(raiz)
         var partidos: [PartidoImportado] = []
         var vistos: [String: Int] = [:]
-        for (indice, valor) in lista.enumerated() {
-            let partido = try partido(valor, numero: indice + 1)
+        for (indice, (valor, ronda)) in lista.enumerated() {
+            var partido = try partido(valor, numero: indice + 1)
+            if partido.ronda == nil { partido.ronda = ronda }
             // The same match (date and teams) twice in one file: which one is right cannot be
             // guessed, so the file is refused, naming both.
             let clave = partido.clave(competicion: nombre)
@@ -55,6 +55,71 @@ public enum LectorOpenFootball {
             partidos.append(partido)
         }
         return Competicion(nombre: nombre, partidos: partidos)
+    }
+
+    /// The matches of either layout, each with the name of the round it came in (the
+    /// `rounds` layout names the round once, above its matches).
+    private static func partidosSinLeer(_ raiz: ValorJSON) throws -> [(ValorJSON, String?)] {
+        switch (raiz["matches"], raiz["rounds"]) {
+        case (nil, nil):
+            throw FalloDeImportacion(mensaje: "falta la lista «matches» (o «rounds»)")
+        case (.some, .some):
+            throw FalloDeImportacion(
+                mensaje: "tiene «matches» y «rounds» a la vez: no se sabe cuál vale")
+        case (let partidos?, nil):
+            guard case .lista(let lista) = partidos else {
+                throw FalloDeImportacion(
+                    mensaje: "«matches» debe ser una lista, no \(partidos.descripcion)")
+            }
+            return lista.map { ($0, nil) }
+        case (nil, let rondas?):
+            guard case .lista(let lista) = rondas else {
+                throw FalloDeImportacion(
+                    mensaje: "«rounds» debe ser una lista, no \(rondas.descripcion)")
+            }
+            var todos: [(ValorJSON, String?)] = []
+            for (indice, ronda) in lista.enumerated() {
+                let lugar = "rounds[\(indice)]"
+                guard case .objeto = ronda else {
+                    throw FalloDeImportacion(
+                        mensaje: "\(lugar) debe ser un objeto, no \(ronda.descripcion)")
+                }
+                var nombre: String?
+                switch ronda["name"] {
+                case nil, .nulo?: nombre = nil
+                case .texto(let texto)?:
+                    if let problema = problema(texto.trimmed) {
+                        throw FalloDeImportacion(mensaje: "\(lugar).name \(problema)")
+                    }
+                    nombre = texto.trimmed.isEmpty ? nil : texto.trimmed
+                case let otro?:
+                    throw FalloDeImportacion(
+                        mensaje: "\(lugar).name debe ser un texto, no \(otro.descripcion)")
+                }
+                guard case .lista(let partidos)? = ronda["matches"] else {
+                    throw FalloDeImportacion(
+                        mensaje: "\(lugar) (\(nombre.map(TextoSeguro.limpio) ?? "sin nombre")): "
+                            + "falta su lista «matches»")
+                }
+                todos += partidos.map { ($0, nombre) }
+            }
+            return todos
+        }
+    }
+
+    /// Line and column (both from 1; the column counts characters, not bytes) of byte
+    /// `posicion`, for a JSON error a user can find in an editor.
+    static func lineaYColumna(de posicion: Int, en bytes: [UInt8]) -> (Int, Int) {
+        var linea = 1
+        var inicioDeLinea = 0
+        let fin = min(posicion, bytes.count)
+        for i in 0..<fin where bytes[i] == 0x0A {
+            linea += 1
+            inicioDeLinea = i + 1
+        }
+        // UTF-8 continuation bytes (10xxxxxx) do not start a character.
+        let columna = bytes[inicioDeLinea..<fin].filter { $0 & 0xC0 != 0x80 }.count + 1
+        return (linea, columna)
     }
 
     /// Longest name accepted: no team, player, competition or ground needs more, and a
@@ -105,11 +170,22 @@ public enum LectorOpenFootball {
         let visitante = try equipo(valor["team2"], "team2", fallo)
         lugar = "partido \(numero) (\(local) – \(visitante))"
         guard local != visitante else { throw fallo("team2", "es el mismo equipo que team1") }
+        let fecha = try textoOpcional(valor["date"], "date", fallo)
+        if let fecha, FechaDeCalendario(fecha) == nil {
+            throw fallo(
+                "date", "«\(TextoSeguro.limpio(fecha))» no es una fecha del calendario (AAAA-MM-DD)"
+            )
+        }
+        let hora = try textoOpcional(valor["time"], "time", fallo)
+        if let hora, HoraDeSaque(hora) == nil {
+            throw fallo(
+                "time",
+                "«\(TextoSeguro.limpio(hora))» no es una hora (como 18:00 o 18:00 UTC+3)")
+        }
         var importado = PartidoImportado(
             local: local, visitante: visitante,
             ronda: try textoOpcional(valor["round"], "round", fallo),
-            fecha: try textoOpcional(valor["date"], "date", fallo),
-            hora: try textoOpcional(valor["time"], "time", fallo),
+            fecha: fecha, hora: hora,
             grupo: try textoOpcional(valor["group"], "group", fallo),
             estadio: try textoOpcional(valor["ground"], "ground", fallo),
             goles: nil, tieneProrroga: false, avisos: [])
@@ -123,7 +199,11 @@ public enum LectorOpenFootball {
         }
         importado.tieneProrroga = importado.trasLaProrroga != nil
         let listas = (valor["goals1"], valor["goals2"])
-        if listas.0 == nil && listas.1 == nil { return importado }
+        if listas.0 == nil && listas.1 == nil {
+            // A goalless match needs no list: its (empty) script is known.
+            if importado.resultadoEsperado == .cero { importado.goles = [] }
+            return importado
+        }
         var crudos: [(MinutoDeJuego, Gol, Int)] = []
         for (campo, lista, lado) in [
             ("goals1", listas.0, Lado.local), ("goals2", listas.1, Lado.visitante),
@@ -188,9 +268,31 @@ public enum LectorOpenFootball {
     /// Goals up to 90 (with added time) must make the full-time score, and all of them the
     /// extra-time score; a mismatch is a warning, since the script is still playable.
     private static func comprobarResultado(_ importado: inout PartidoImportado, lugar: String) {
-        guard let goles = importado.goles else { return }
+        guard var goles = importado.goles else { return }
         func contar(_ cuales: [Gol]) -> Marcador {
             cuales.reduce(Marcador.cero) { $0.sumando($1.lado) }
+        }
+        // Lists written under the wrong team (goals1 holding team2's goals, as euro.json does
+        // for Ukraine 0-4 England): when the sums are exactly the result the other way round,
+        // the sides are swapped back, and said so.
+        let oficial = importado.trasLaProrroga ?? importado.finalDelPartido
+        let todos = contar(goles)
+        if let oficial, todos != oficial, todos.local != todos.visitante,
+            Marcador(local: todos.visitante, visitante: todos.local) == oficial
+        {
+            goles = goles.map { gol in
+                var gol = gol
+                gol.lado = gol.lado.contrario
+                let deQuien = gol.enPropiaPuerta ? gol.lado.contrario : gol.lado
+                gol.jugador = Jugador(
+                    gol.jugador.nombre,
+                    de: Equipo(deQuien == .local ? importado.local : importado.visitante))
+                return gol
+            }
+            importado.goles = goles
+            importado.avisos.append(
+                "\(lugar): los goles de goals1 y goals2 suman \(todos) y el resultado es \(oficial): "
+                    + "se leen como del otro equipo")
         }
         if let ft = importado.finalDelPartido {
             let hasta90 = contar(goles.filter { $0.minuto.minuto <= 90 })

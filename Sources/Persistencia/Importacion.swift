@@ -32,6 +32,9 @@ public struct EntradaDeImportacion: Sendable {
     public var goles: [Gol]?
     public var conAvisos: Bool
 
+    /// The kick-off as the store orders by it (`Saque.segundos`), when the date is known.
+    public var inicio: Int? { Saque(fecha: fecha, hora: hora)?.segundos }
+
     public init(
         clave: String, local: String, visitante: String, competicion: String, ronda: String?,
         fecha: String?, hora: String?, grupo: String?, estadio: String?,

@@ -17,9 +17,12 @@ public protocol PartidosRepositorio: Sendable {
     func actualizarAjustes(_ cambio: (inout Ajustes) -> Void) throws -> Ajustes
 
     /// Every match with the standing of its latest run, for `marcador partidos`, handed to
-    /// `visitar` one at a time: a list of 100,000 matches is never held whole.
+    /// `visitar` one at a time (a list of 100,000 matches is never held whole): undated ones
+    /// first by id, then by kick-off (`Saque.segundos`) and id.
+    /// - Parameter inicio: only dated matches whose `Saque.segundos` fall in it.
     func recorrerResumenes(
-        competicion: String?, _ visitar: (ResumenDePartido) throws -> Void) throws
+        competicion: String?, inicio: ClosedRange<Int>?,
+        _ visitar: (ResumenDePartido) throws -> Void) throws
     /// Match cards, optionally of one competition; the scripts only with `conEventos`.
     func fichas(competicion: String?, conEventos: Bool) throws -> [FichaDePartido]
     /// One match card, with its script.
@@ -36,7 +39,7 @@ extension PartidosRepositorio {
     /// Every match with the standing of its latest run, collected.
     public func resumenes(competicion: String? = nil) throws -> [ResumenDePartido] {
         var resumenes: [ResumenDePartido] = []
-        try recorrerResumenes(competicion: competicion) { resumenes.append($0) }
+        try recorrerResumenes(competicion: competicion, inicio: nil) { resumenes.append($0) }
         return resumenes
     }
 }

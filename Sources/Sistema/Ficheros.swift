@@ -26,3 +26,23 @@ public func leerFichero(_ ruta: String, maximo: Int) -> [UInt8]? {
     }
     return bytes
 }
+
+/// The names in folder `ruta` (not `.` or `..`), sorted; `nil` when it cannot be read.
+public func contenidoDeCarpeta(_ ruta: String) -> [String]? {
+    guard let carpeta = opendir(ruta) else { return nil }
+    defer { closedir(carpeta) }
+    var nombres: [String] = []
+    while let entrada = readdir(carpeta) {
+        let nombre = withUnsafeBytes(of: entrada.pointee.d_name) { crudo in
+            String(decoding: crudo.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if nombre != "." && nombre != ".." { nombres.append(nombre) }
+    }
+    return nombres.sorted()
+}
+
+/// Whether `ruta` is a folder (following a symlink).
+public func esCarpeta(_ ruta: String) -> Bool {
+    var info = stat()
+    return stat(ruta, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}

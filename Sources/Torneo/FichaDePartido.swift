@@ -46,6 +46,9 @@ public struct ResultadoOficial: Sendable, Hashable, Codable {
         self.penaltis = penaltis
     }
 
+    /// Nothing known.
+    public var vacio: Bool { final == nil && prorroga == nil && penaltis == nil }
+
     /// The score of the match (the shoot-out is not part of it).
     public var marcador: Marcador? { prorroga ?? final }
 
@@ -58,6 +61,18 @@ public struct ResultadoOficial: Sendable, Hashable, Codable {
             partes.append(final.description)
         }
         if let penaltis { partes.append("\(penaltis) en los penaltis") }
+        return partes.isEmpty ? nil : partes.joined(separator: ", ")
+    }
+
+    /// For a table's cell: `2-1`, `2-1 pró.`, `1-1 pró., 4-2 pen.`.
+    public var textoCorto: String? {
+        var partes: [String] = []
+        if let prorroga {
+            partes.append("\(prorroga) pró.")
+        } else if let final {
+            partes.append(final.description)
+        }
+        if let penaltis { partes.append("\(penaltis) pen.") }
         return partes.isEmpty ? nil : partes.joined(separator: ", ")
     }
 }

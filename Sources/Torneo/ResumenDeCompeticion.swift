@@ -5,7 +5,7 @@ public struct ResumenDeCompeticion: Sendable, Hashable, Codable {
     public var partidos: Int
     /// Matches whose goal list is known.
     public var conGoles: Int
-    /// Matches with a run played to the end.
+    /// Matches played: with an official result, or a run played to the end.
     public var jugados: Int
     /// Goals in the scripts.
     public var goles: Int

@@ -6,6 +6,13 @@ public struct ResumenDePartido: Sendable, Hashable {
     public var competicion: String?
     /// `2018-06-14`, for imported matches.
     public var fecha: String?
+    /// `18:00 UTC+3`, `21:00`: the kick-off as the file gives it.
+    public var hora: String?
+    /// The result the file gives, for imported matches that were played.
+    public var oficial: ResultadoOficial?
+    /// Whether the match has a run (it was played here, or is being played).
+    public var conEjecucion: Bool
+    /// The latest run's state (`sinEmpezar` without one).
     public var estado: EstadoDelPartido
     public var minuto: Int
     /// Goals from the script played so far.
@@ -16,10 +23,14 @@ public struct ResumenDePartido: Sendable, Hashable {
 
     public init(
         id: Int, local: String, visitante: String, competicion: String?, fecha: String? = nil,
+        hora: String? = nil, oficial: ResultadoOficial? = nil, conEjecucion: Bool = false,
         estado: EstadoDelPartido, minuto: Int, goles: Marcador, golesAMano: Marcador,
         duracion: Int
     ) {
         self.fecha = fecha
+        self.hora = hora
+        self.oficial = oficial
+        self.conEjecucion = conEjecucion
         self.id = id
         self.local = local
         self.visitante = visitante
@@ -31,6 +42,31 @@ public struct ResumenDePartido: Sendable, Hashable {
         self.duracion = duracion
     }
 
-    /// What the user sees: scripted plus manual goals.
+    /// The run's score: scripted plus manual goals.
     public var marcador: Marcador { goles + golesAMano }
+
+    /// When it kicks off, if the file says.
+    public var saque: Saque? { Saque(fecha: fecha, hora: hora) }
+
+    // MARK: - What lists show (DESIGN §14: what happened is shown as it happened)
+
+    /// Played for real (an official score) and never replayed here: shown as finished.
+    public var jugadoSinRepetir: Bool { !conEjecucion && oficial?.marcador != nil }
+
+    /// A run of a match that was really played: shown as a replay beside the official result.
+    public var esRepeticion: Bool { conEjecucion && oficial?.marcador != nil }
+
+    public var estadoMostrado: EstadoDelPartido { jugadoSinRepetir ? .terminado : estado }
+
+    /// `Terminado` (the official result), `Partido terminado (repetición)`, `En juego`…
+    public var textoDeEstado: String {
+        if jugadoSinRepetir { return "Terminado" }
+        return esRepeticion ? "\(estado.texto) (repetición)" : estado.texto
+    }
+
+    public var marcadorMostrado: Marcador {
+        jugadoSinRepetir ? (oficial?.marcador ?? marcador) : marcador
+    }
+
+    public var minutoMostrado: Int { jugadoSinRepetir ? duracion : minuto }
 }

@@ -142,7 +142,8 @@ struct MigratorTests {
                     competicion TEXT, prorroga INTEGER NOT NULL DEFAULT 0, ronda TEXT, fecha TEXT,
                     hora TEXT, grupo TEXT, estadio TEXT, ft_local INTEGER, ft_visitante INTEGER,
                     et_local INTEGER, et_visitante INTEGER, penaltis_local INTEGER,
-                    penaltis_visitante INTEGER, con_guion INTEGER NOT NULL DEFAULT 1, clave TEXT
+                    penaltis_visitante INTEGER, con_guion INTEGER NOT NULL DEFAULT 1, clave TEXT,
+                    inicio INTEGER
                 );
                 INSERT INTO partido_nuevo SELECT * FROM partido;
                 DROP TABLE partido;

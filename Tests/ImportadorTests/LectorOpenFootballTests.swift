@@ -25,7 +25,9 @@ struct LectorOpenFootballTests {
         #expect(competicion.nombre == "World Cup 2018")
         #expect(competicion.partidos.count == 64)
         #expect(competicion.goles == 169)
-        #expect(competicion.partidos.filter { $0.goles == nil }.count == 1)
+        // France–Denmark 0-0 has no lists: a goalless match needs none, its script is empty.
+        #expect(competicion.partidos.filter { $0.goles == nil }.count == 0)
+        #expect(competicion.partidos.filter { $0.goles == [] }.count == 1)
         #expect(competicion.partidos.filter(\.tieneProrroga).count == 5)
     }
 
@@ -108,9 +110,26 @@ struct LectorOpenFootballTests {
     @Test(arguments: [
         ("", "el fichero está vacío"),
         ("   \n", "el fichero está vacío"),
-        ("esto no es json", "no es JSON válido"),
-        ("[1, 2]", "se esperaba un objeto con «matches»"),
-        ("{\"name\": \"x\"}", "falta la lista «matches»"),
+        ("esto no es json", "no es JSON válido (línea 1, columna 1)"),
+        (
+            "{\n  \"matches\": [\n    {\"team1\": \"Perú\" \"team2\": \"B\"}]}",
+            "línea 3, columna 22"
+        ),
+        ("{\"matches\": [", "no es JSON válido (línea 1, columna 14)"),
+        ("[1, 2]", "se esperaba un objeto con «matches» o «rounds»"),
+        ("{\"name\": \"x\"}", "falta la lista «matches» (o «rounds»)"),
+        ("{\"matches\": [], \"rounds\": []}", "tiene «matches» y «rounds» a la vez"),
+        ("{\"rounds\": {}}", "«rounds» debe ser una lista"),
+        ("{\"rounds\": [{\"name\": \"J1\"}]}", "rounds[0] (J1): falta su lista «matches»"),
+        ("{\"rounds\": [7]}", "rounds[0] debe ser un objeto"),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"date\": \"2024-02-30\"}]}",
+            "partido 1 (A – B): date: «2024-02-30» no es una fecha del calendario (AAAA-MM-DD)"
+        ),
+        (
+            "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"time\": \"25:00\"}]}",
+            "partido 1 (A – B): time: «25:00» no es una hora (como 18:00 o 18:00 UTC+3)"
+        ),
         ("{\"matches\": {}}", "«matches» debe ser una lista"),
         ("{\"matches\": [{\"team2\": \"B\"}]}", "partido 1: team1: falta el equipo"),
         (
@@ -311,5 +330,85 @@ struct LectorOpenFootballTests {
         let mensaje = fallo(
             "{\"matches\": [{\"team1\": \"A\", \"team2\": \"B\", \"goals1\": [\(gol)]}]}")
         #expect(mensaje?.contains(esperado) == true, "\(mensaje ?? "sin error")")
+    }
+
+    // MARK: - The rounds layout (euro.json) and results that need reading
+
+    @Test func laEuro2020TraeSusRondasYSusEquiposComoObjetos() throws {
+        let euro = try LectorOpenFootball.leer(
+            try Datos.bytes("euro-2020.json"), nombrePorDefecto: "euro")
+        #expect(euro.nombre == "Euro 2021")
+        #expect(euro.partidos.count == 51)
+        #expect(euro.goles == 142)
+        #expect(euro.partidos.first?.ronda == "Matchday 1")
+        #expect(euro.partidos.last?.ronda == "Final")
+        #expect(euro.partidos.last?.local == "Italy")
+        #expect(euro.partidos.last?.penaltis == Marcador(local: 3, visitante: 2))
+        #expect(euro.partidos.first?.grupo == "Group A")
+        // Demiral's own goal is in goals2: credited to Italy, scored by a Turkey player.
+        let inaugural = try #require(euro.partidos.first)
+        let demiral = try #require(inaugural.goles?.first { $0.jugador.nombre == "Demiral" })
+        #expect(demiral.enPropiaPuerta)
+        #expect(demiral.lado == .visitante)
+        #expect(demiral.jugador.equipo.nombre == "Turkey")
+        #expect(euro.partidos.flatMap { $0.goles ?? [] }.filter(\.penalti).count > 0)
+        // `offset`: Pašalić's 90+2 against Spain.
+        let croacia = try #require(
+            euro.partidos.first { $0.local == "Croatia" && $0.visitante == "Spain" })
+        #expect(
+            croacia.goles?.first { $0.jugador.nombre == "Pašalić" }?.minuto
+                == MinutoDeJuego(90, anadido: 2))
+    }
+
+    /// euro.json writes England's four goals against Ukraine under team1: the sums are the
+    /// result the other way round, so the sides are read back and the import says so.
+    @Test func unasListasCambiadasDeEquipoSeLeenAlDerecho() throws {
+        let euro = try LectorOpenFootball.leer(
+            try Datos.bytes("euro-2020.json"), nombrePorDefecto: "euro")
+        let partido = try #require(
+            euro.partidos.first { $0.local == "Ukraine" && $0.visitante == "England" })
+        #expect(partido.goles?.allSatisfy { $0.lado == .visitante } == true)
+        #expect(partido.goles?.allSatisfy { $0.jugador.equipo.nombre == "England" } == true)
+        #expect(
+            partido.avisos == [
+                "partido 48 (Ukraine – England): los goles de goals1 y goals2 suman 4-0 y el "
+                    + "resultado es 0-4: se leen como del otro equipo"
+            ])
+        // A draw can never be read the other way round.
+        let empate = try leer(
+            """
+            {"matches": [{"team1": "A", "team2": "B", "score": {"ft": [1, 1]},
+              "goals1": [{"name": "x", "minute": 3}], "goals2": []}]}
+            """)
+        #expect(empate.partidos[0].goles?.first?.lado == .local)
+    }
+
+    @Test func unaRondaDaSuNombreASusPartidosSalvoQueTraiganElSuyo() throws {
+        let competicion = try leer(
+            """
+            {"name": "Liga", "rounds": [
+              {"name": "Jornada 1", "matches": [{"team1": {"name": "A", "code": "AAA"}, "team2": "B"}]},
+              {"matches": [{"team1": "C", "team2": "D", "round": "Propia"}]},
+              {"name": "Jornada 3", "matches": []}]}
+            """)
+        #expect(competicion.partidos.map(\.ronda) == ["Jornada 1", "Propia"])
+        #expect(competicion.partidos.map(\.local) == ["A", "C"])
+    }
+
+    @Test func unCeroACeroSinListasTieneSuGuionVacio() throws {
+        let competicion = try leer(
+            """
+            {"matches": [{"team1": "A", "team2": "B", "score": {"ft": [0, 0]}},
+              {"team1": "C", "team2": "D", "score": {"ft": [1, 0]}},
+              {"team1": "E", "team2": "F"}]}
+            """)
+        #expect(competicion.partidos.map(\.goles) == [[], nil, nil])
+    }
+
+    @Test func laLineaYLaColumnaCuentanCaracteres() {
+        let bytes = Array("{\n \"ñandú\": x}".utf8)
+        let posicion = bytes.firstIndex(of: UInt8(ascii: "x"))!
+        #expect(LectorOpenFootball.lineaYColumna(de: posicion, en: bytes) == (2, 11))
+        #expect(LectorOpenFootball.lineaYColumna(de: 0, en: bytes) == (1, 1))
     }
 }

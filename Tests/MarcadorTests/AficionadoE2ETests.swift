@@ -26,11 +26,11 @@ struct AficionadoE2ETests {
         #expect(
             tabla.salida == """
                 World Cup 2018 · Group A
-                #  EQUIPO        PJ  G  E  P  GF  GC  DG  PTS
-                1  Uruguay        3  3  0  0   5   0  +5    9
-                2  Russia         3  2  0  1   8   4  +4    6
-                3  Saudi Arabia   3  1  0  2   2   7  -5    3
-                4  Egypt          3  0  0  3   2   6  -4    0
+                #  EQUIPO        PJ  G  E  P  GF  GC  DG  PTS  ÚLTIMOS
+                1  Uruguay        3  3  0  0   5   0  +5    9  GGG
+                2  Russia         3  2  0  1   8   4  +4    6  GGP
+                3  Saudi Arabia   3  1  0  2   2   7  -5    3  PPG
+                4  Egypt          3  0  0  3   2   6  -4    0  PPP
 
                 """)
         let grupos =
@@ -59,7 +59,8 @@ struct AficionadoE2ETests {
                 == true)
         let competiciones = try await escenario.marcador("competiciones")
         #expect(
-            competiciones.salida.contains("World Cup 2018           64         63        0    169"))
+            competiciones.salida.contains("World Cup 2018           64         64       64    169"),
+            "\(competiciones.salida)")
     }
 
     /// A final decided on penalties shows the shoot-out, as text and as fields.
@@ -113,8 +114,15 @@ struct AficionadoE2ETests {
         let fecha = try await escenario.marcador("partidos", "--fecha", "2026-06-11", "--json")
         #expect((json(fecha.salida) as? [[String: Any]])?.isEmpty == false)
         #expect(try await escenario.marcador("partidos", "--fecha", "11/06/2026").codigo == 64)
-        let estado = try await escenario.marcador("partidos", "--estado", "terminado")
-        #expect(estado.salida == "No hay partidos con esas condiciones.\n")
+        // Played is played: every match with its official result is «Terminado».
+        let todos = try #require(
+            json(try await escenario.marcador("partidos", "--json").salida) as? [[String: Any]])
+        let conResultado = todos.filter { $0["resultadoOficial"] is [String: Any] }.count
+        let terminados = try #require(
+            json(try await escenario.marcador("partidos", "--estado", "terminado", "--json").salida)
+                as? [[String: Any]])
+        #expect(terminados.count == conResultado)
+        #expect(terminados.allSatisfy { $0["estadoTexto"] as? String == "Terminado" })
         #expect(try await escenario.marcador("partidos", "--estado", "acabado").codigo == 64)
     }
 

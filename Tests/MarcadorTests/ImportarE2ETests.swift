@@ -14,14 +14,14 @@ struct ImportarE2ETests {
         #expect(primero.codigo == 0)
         #expect(
             primero.salida == """
-                World Cup 2018: 64 partidos y 169 goles en el fichero.
-                Nuevos: 64 · ya estaban: 0 · sin detalle de goles: 1 · con advertencias: 0.
+                World Cup 2018 («worldcup-2018.json»): 64 partidos, 169 goles · nuevos 64, ya estaban 0, sin detalle de goles 0, con advertencias 0.
 
                 """)
         let segundo = try await escenario.marcador("importar", Self.datos + "/worldcup-2026.json")
         #expect(
             segundo.salida.hasSuffix(
-                "Nuevos: 104 · ya estaban: 0 · sin detalle de goles: 8 · con advertencias: 1.\n"))
+                "104 partidos, 308 goles · nuevos 104, ya estaban 0, sin detalle de goles 0, con advertencias 1.\n"
+            ))
         #expect(
             segundo.error.contains(
                 "advertencia: partido 102 (England – Argentina): el gol de Lautaro Martínez en el minuto 92 se lee como 90+2"
@@ -29,7 +29,7 @@ struct ImportarE2ETests {
         let otraVez = try await escenario.marcador("importar", Self.datos + "/worldcup-2026.json")
         #expect(
             otraVez.salida.hasSuffix(
-                "Nuevos: 0 · ya estaban: 104 · sin detalle de goles: 0 · con advertencias: 0.\n"))
+                "nuevos 0, ya estaban 104, sin detalle de goles 0, con advertencias 0.\n"))
         let lista = try await escenario.marcador(
             "partidos", "--competicion", "World Cup 2018", "--json"
         ).salida
@@ -118,9 +118,12 @@ struct ImportarE2ETests {
         let noHay = try await escenario.marcador("importar", escenario.carpeta + "/no-hay.json")
         #expect(noHay.codigo == 66)
         #expect(noHay.error.contains("No existe el fichero"))
-        let carpeta = try await escenario.marcador("importar", escenario.carpeta)
+        // A folder stands for its .json files; one without any says so.
+        let vacia = escenario.carpeta + "/vacia"
+        try FileManager.default.createDirectory(atPath: vacia, withIntermediateDirectories: true)
+        let carpeta = try await escenario.marcador("importar", vacia)
         #expect(carpeta.codigo == 66)
-        #expect(carpeta.error.contains("no es un fichero"))
+        #expect(carpeta.error == "marcador: La carpeta «\(vacia)» no tiene ficheros .json.\n")
         #expect(try await escenario.marcador("importar").codigo == 64)
     }
 }

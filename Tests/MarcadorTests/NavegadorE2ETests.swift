@@ -4,7 +4,7 @@ import Testing
 /// The screen in real headless Chromium, driven by Selenium (`Tests/Navegador/pantalla.py`):
 /// the permission granted through DevTools, Jugar, a reload mid-match, the notifications the
 /// Service Worker showed read back, quiet mode's banner, a 360-pixel screen.
-@Suite("La pantalla en Chromium (binario)")
+@Suite("La pantalla en Chromium (binario)", .serialized)
 struct NavegadorE2ETests {
     static let python = "/usr/bin/python3"
     static let chromium = "/usr/bin/chromium"
@@ -65,7 +65,9 @@ struct NavegadorE2ETests {
         // nothing shown twice (one notification per identifier).
         let recarga = try #require(visto["minutoDeLaRecarga"] as? Int)
         #expect((15..<35).contains(recarga))
-        let notificaciones = try #require(visto["notificaciones"] as? [[String: String]])
+        let notificaciones = try #require(
+            visto["notificaciones"] as? [[String: String]],
+            "vistas: \(String(describing: visto["notificacionesVistas"]))")
         let porTag = Dictionary(
             notificaciones.map { ($0["tag"] ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         #expect(porTag.count == notificaciones.count)

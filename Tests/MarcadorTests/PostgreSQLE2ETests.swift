@@ -90,7 +90,9 @@ struct PostgreSQLE2ETests {
         let importado = try await escenario.marcador(
             "importar", ImportarE2ETests.datos + "/worldcup-2018.json")
         #expect(importado.codigo == 0)
-        #expect(importado.salida.contains("World Cup 2018: 64 partidos y 169 goles en el fichero."))
+        #expect(
+            importado.salida.hasPrefix(
+                "World Cup 2018 («worldcup-2018.json»): 64 partidos, 169 goles · nuevos 64,"))
         let lista = try await escenario.marcador(
             "partidos", "--competicion", "world cup 2018", "--json")
         let json = try JSONSerialization.jsonObject(with: Data(lista.salida.utf8)) as? [Any]

@@ -295,7 +295,8 @@ struct SeguridadE2ETests {
             importado.error
                 == "advertencia: partido 1 (Argentina – France): el gol de Mbappé en el minuto 121 se lee como 120+1 (tiempo añadido de la prórroga)\n"
         )
-        #expect(importado.salida.hasPrefix("Copa 121: 1 partido y 6 goles en el fichero.\n"))
+        #expect(
+            importado.salida.hasPrefix("Copa 121 («final.json»): 1 partido, 6 goles · nuevos 1,"))
         let jugado = try await escenario.marcador("jugar", "4", "--ms-por-minuto", "0")
         #expect(jugado.codigo == 0)
         #expect(jugado.salida.contains("Gol: Mbappé (France, de penalti), minuto 120+1."))

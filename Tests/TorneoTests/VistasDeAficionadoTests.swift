@@ -119,3 +119,77 @@ struct VistasDeAficionadoTests {
         #expect(todos.descripcion == "todo")
     }
 }
+
+/// The tie-breaks of DESIGN §14, the last five and the home and away tables.
+@Suite("Clasificación: desempates, forma y campo")
+struct ClasificacionTests {
+    func r(_ local: String, _ visitante: String, _ a: Int, _ b: Int) -> Clasificacion.Resultado {
+        Clasificacion.Resultado(
+            local: local, visitante: visitante, marcador: Marcador(local: a, visitante: b))
+    }
+
+    /// A and B level on 7 points; B has the better goal difference (+5 to +1), A beat B and
+    /// drew the return match. By default the difference decides; with `enfrentamientos` the
+    /// matches between them do.
+    var empatadosAPuntos: [Clasificacion.Resultado] {
+        [
+            r("A", "B", 1, 0), r("B", "A", 0, 0), r("A", "C", 1, 0), r("C", "A", 1, 0),
+            r("B", "C", 5, 0), r("C", "B", 0, 1),
+        ]
+    }
+
+    @Test func porDefectoLaDiferenciaDeGolesVaAntesQueElEnfrentamiento() {
+        let filas = Clasificacion.calcular(empatadosAPuntos)
+        #expect(filas.map(\.equipo) == ["B", "A", "C"])
+        #expect(filas.map(\.puntos) == [7, 7, 3])
+        #expect(filas.map(\.diferencia) == [5, 1, -6])
+    }
+
+    @Test func conEnfrentamientosElDirectoVaPrimero() {
+        let filas = Clasificacion.calcular(empatadosAPuntos, desempate: .enfrentamientos)
+        #expect(filas.map(\.equipo) == ["A", "B", "C"])
+        #expect(filas.map(\.puntos) == [7, 7, 3])
+    }
+
+    /// Level on points, difference and goals for: the head-to-head points decide, even by
+    /// default, before the name.
+    @Test func todoIgualDecideElEnfrentamientoYLuegoElNombre() {
+        let filas = Clasificacion.calcular([
+            r("Zeta", "Alfa", 2, 1), r("Alfa", "Otro", 2, 0), r("Zeta", "Otro", 1, 1),
+            r("Otro", "Alfa", 0, 0),
+        ])
+        let zeta = filas.first { $0.equipo == "Zeta" }!
+        let alfa = filas.first { $0.equipo == "Alfa" }!
+        #expect(zeta.puntos == alfa.puntos && zeta.diferencia == alfa.diferencia)
+        #expect(zeta.aFavor == alfa.aFavor)
+        #expect(filas.map(\.equipo).prefix(2) == ["Zeta", "Alfa"])
+        let sinEnfrentamiento = Clasificacion.calcular([
+            r("Zeta", "Otro", 1, 0), r("Alfa", "Otro", 1, 0),
+        ])
+        #expect(sinEnfrentamiento.map(\.equipo) == ["Alfa", "Zeta", "Otro"])
+    }
+
+    @Test func losUltimosCincoVanDelMasAntiguoAlMasReciente() {
+        let resultados = [
+            r("A", "B", 1, 0), r("C", "A", 2, 2), r("A", "D", 0, 3), r("E", "A", 0, 1),
+            r("A", "F", 1, 0), r("G", "A", 1, 0),
+        ]
+        let a = Clasificacion.calcular(resultados).first { $0.equipo == "A" }!
+        #expect(a.forma == [.ganado, .empatado, .perdido, .ganado, .ganado, .perdido])
+        #expect(a.ultimos == "EPGGP")
+        #expect(Clasificacion.calcular(resultados).first { $0.equipo == "B" }!.ultimos == "P")
+    }
+
+    @Test func lasTablasDeCasaYDeFuera() {
+        let resultados = [r("A", "B", 3, 0), r("B", "A", 2, 1), r("C", "A", 0, 0)]
+        let enCasa = Clasificacion.calcular(resultados, campo: .local)
+        #expect(enCasa.first { $0.equipo == "A" }?.jugados == 1)
+        #expect(enCasa.first { $0.equipo == "A" }?.puntos == 3)
+        #expect(enCasa.first { $0.equipo == "C" }?.jugados == 1)
+        #expect(enCasa.count == 3)
+        let fuera = Clasificacion.calcular(resultados, campo: .visitante)
+        #expect(fuera.first { $0.equipo == "A" }?.jugados == 2)
+        #expect(fuera.first { $0.equipo == "A" }?.puntos == 1)
+        #expect(fuera.first { $0.equipo == "C" }?.jugados == 0)
+    }
+}

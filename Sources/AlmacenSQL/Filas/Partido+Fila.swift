@@ -60,7 +60,7 @@ extension FichaDePartido {
             final: marcador("ft_local", "ft_visitante"),
             prorroga: marcador("et_local", "et_visitante"),
             penaltis: marcador("penaltis_local", "penaltis_visitante"))
-        let sinOficial = oficial.final == nil && oficial.prorroga == nil && oficial.penaltis == nil
+        let sinOficial = oficial.vacio
         self.init(
             partido: Partido(cabecera: fila), ronda: fila.optionalString("ronda"),
             fecha: fila.optionalString("fecha"), hora: fila.optionalString("hora"),

@@ -3,7 +3,8 @@ import Torneo
 /// Reads the rows of `partidos` (a list may walk 100,000 of them): each column is found by
 /// name once, at the first row, and then read by its position.
 struct LectorDeResumenes {
-    let id, local, visitante, competicion, prorroga, fecha: Int
+    let id, local, visitante, competicion, prorroga, fecha, hora: Int
+    let ftLocal, ftVisitante, etLocal, etVisitante, penaltisLocal, penaltisVisitante: Int
     let estado, minuto, golesLocal, golesVisitante, manoLocal, manoVisitante, duracion: Int
     let pid, pidInicio, anfitrion, latidoHace, msPorMinuto: Int
 
@@ -11,6 +12,8 @@ struct LectorDeResumenes {
     static func columnas(_ dialecto: Dialecto) -> String {
         """
         p.id, l.nombre AS local, v.nombre AS visitante, p.competicion, p.prorroga, p.fecha,
+        p.hora, p.ft_local, p.ft_visitante, p.et_local, p.et_visitante, p.penaltis_local,
+        p.penaltis_visitante,
         e.estado, e.minuto, e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante,
         e.duracion, e.pid, e.pid_inicio, e.anfitrion,
         \(dialecto.segundosDesde("e.latido")) AS latido_hace, e.ms_por_minuto
@@ -24,6 +27,13 @@ struct LectorDeResumenes {
         competicion = fila.indice("competicion")
         prorroga = fila.indice("prorroga")
         fecha = fila.indice("fecha")
+        hora = fila.indice("hora")
+        ftLocal = fila.indice("ft_local")
+        ftVisitante = fila.indice("ft_visitante")
+        etLocal = fila.indice("et_local")
+        etVisitante = fila.indice("et_visitante")
+        penaltisLocal = fila.indice("penaltis_local")
+        penaltisVisitante = fila.indice("penaltis_visitante")
         estado = fila.indice("estado")
         minuto = fila.indice("minuto")
         golesLocal = fila.indice("goles_local")
@@ -41,12 +51,21 @@ struct LectorDeResumenes {
     /// One match of the list; `duracionPorDefecto` is the setting, for matches never played.
     func leer(_ fila: some FilaSQL, duracionPorDefecto: Int) -> ResumenDePartido {
         let conProrroga = fila.bool(prorroga)
+        func marcador(_ local: Int, _ visitante: Int) -> Marcador? {
+            guard let goles = fila.optionalInt(local) else { return nil }
+            return Marcador(local: goles, visitante: fila.int(visitante))
+        }
+        let oficial = ResultadoOficial(
+            final: marcador(ftLocal, ftVisitante), prorroga: marcador(etLocal, etVisitante),
+            penaltis: marcador(penaltisLocal, penaltisVisitante))
         var resumen = ResumenDePartido(
             id: fila.int(id), local: fila.string(local), visitante: fila.string(visitante),
             competicion: fila.optionalString(competicion), fecha: fila.optionalString(fecha),
+            hora: fila.optionalString(hora), oficial: oficial.vacio ? nil : oficial,
             estado: .sinEmpezar, minuto: 0, goles: .cero, golesAMano: .cero,
             duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: conProrroga))
         guard !fila.isNull(estado) else { return resumen }
+        resumen.conEjecucion = true
         let almacenado = EjecucionGuardada.Estado(almacenado: fila.string(estado))
         let vivo =
             almacenado == .enJuego && !fila.isNull(pid)

@@ -45,15 +45,15 @@ public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
             """
             INSERT INTO partido (local_id, visitante_id, competicion, prorroga, ronda, fecha, hora, grupo,
                 estadio, ft_local, ft_visitante, et_local, et_visitante, penaltis_local,
-                penaltis_visitante, con_guion, clave)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                penaltis_visitante, con_guion, clave, inicio)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING id
             """, local, visitante, entrada.competicion, entrada.tieneProrroga, entrada.ronda,
             entrada.fecha,
             entrada.hora, entrada.grupo, entrada.estadio, entrada.finalDelPartido?.local,
             entrada.finalDelPartido?.visitante, entrada.trasLaProrroga?.local,
             entrada.trasLaProrroga?.visitante, entrada.penaltis?.local, entrada.penaltis?.visitante,
-            entrada.goles != nil, entrada.clave)
+            entrada.goles != nil, entrada.clave, entrada.inicio)
         for (orden, gol) in (entrada.goles ?? []).enumerated() {
             let equipoDelJugador = try equipo(gol.jugador.equipo.nombre, db)
             try db.execute(

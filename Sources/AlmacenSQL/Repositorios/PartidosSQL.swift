@@ -157,7 +157,8 @@ extension PartidosSQL {
     /// Every match with the standing of its latest run, for `marcador partidos`; one query
     /// that reads only the columns the list shows (it may walk 100,000 rows).
     public func recorrerResumenes(
-        competicion: String?, _ visitar: (ResumenDePartido) throws -> Void
+        competicion: String?, inicio: ClosedRange<Int>?,
+        _ visitar: (ResumenDePartido) throws -> Void
     ) throws {
         let duracionPorDefecto = try ajustes().duracion
         try queue.read { db in
@@ -167,12 +168,26 @@ extension PartidosSQL {
                 lector = columnas
                 try visitar(columnas.leer(fila, duracionPorDefecto: duracionPorDefecto))
             }
+            // Undated matches first (the seed's, hand-made ones), by id; then by kick-off. Two
+            // statements, each walking an index in order, so the list streams without a sort.
+            var argumentos: [any DatabaseValueConvertible] = []
+            var condiciones = ""
             if let competicion {
-                try db.forEachRow(
-                    Self.resumenesDeUnaCompeticion(db.dialecto), competicion, body: leer)
-            } else {
-                try db.forEachRow(Self.resumenesDeTodas(db.dialecto), body: leer)
+                condiciones += " AND p.competicion = ?"
+                argumentos.append(competicion)
             }
+            if inicio == nil {
+                try db.forEachRow(
+                    Self.seleccionDeResumenes(db.dialecto) + " WHERE p.inicio IS NULL"
+                        + condiciones + " ORDER BY p.id", arguments: argumentos, body: leer)
+            }
+            if let inicio {
+                condiciones += " AND p.inicio BETWEEN ? AND ?"
+                argumentos += [inicio.lowerBound, inicio.upperBound]
+            }
+            try db.forEachRow(
+                Self.seleccionDeResumenes(db.dialecto) + " WHERE p.inicio IS NOT NULL"
+                    + condiciones + " ORDER BY p.inicio, p.id", arguments: argumentos, body: leer)
         }
     }
 
@@ -184,14 +199,6 @@ extension PartidosSQL {
         JOIN equipo v ON v.id = p.visitante_id
         LEFT JOIN ejecucion e ON e.id = (SELECT max(id) FROM ejecucion WHERE partido_id = p.id)
         """
-    }
-    /// Two statements rather than `?1 IS NULL OR …`: the whole list then scans without a
-    /// predicate to test on every row.
-    private static func resumenesDeUnaCompeticion(_ dialecto: Dialecto) -> String {
-        seleccionDeResumenes(dialecto) + " WHERE p.competicion = ? ORDER BY p.id"
-    }
-    private static func resumenesDeTodas(_ dialecto: Dialecto) -> String {
-        seleccionDeResumenes(dialecto) + " ORDER BY p.id"
     }
 }
 
@@ -232,9 +239,10 @@ extension PartidosSQL {
             try db.rows(
                 """
                 SELECT p.competicion, count(*) AS partidos, sum(p.con_guion) AS con_goles,
-                    sum(CASE WHEN EXISTS (SELECT 1 FROM ejecucion e
-                        WHERE e.partido_id = p.id AND e.estado = 'terminado') THEN 1 ELSE 0 END)
-                        AS jugados,
+                    sum(CASE WHEN p.ft_local IS NOT NULL OR p.et_local IS NOT NULL
+                        OR EXISTS (SELECT 1 FROM ejecucion e
+                            WHERE e.partido_id = p.id AND e.estado = 'terminado')
+                        THEN 1 ELSE 0 END) AS jugados,
                     (SELECT count(*) FROM evento v JOIN partido q ON q.id = v.partido_id
                      WHERE q.competicion = p.competicion
                         OR (q.competicion IS NULL AND p.competicion IS NULL)) AS goles

@@ -1,16 +1,22 @@
 import Aplicacion
 import Torneo
 
-/// `marcador clasificacion --competicion NOMBRE [--grupo X]`: group tables from the results.
+/// `marcador clasificacion --competicion NOMBRE`: the tables of a competition, whatever its
+/// format (groups, a league, a league phase), from the results.
 struct ComandoClasificacion: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "clasificacion", alias: ["clasificación"],
-        resumen: "Las tablas de grupo de una competición, calculadas con los resultados.",
+        resumen: "Las tablas de una competición (grupos, liga o fase de liga), con los resultados.",
         detalles: """
-            Cuenta el resultado oficial importado de cada partido (tras la prórroga si la hubo) y,
-            si no lo tiene, el de su última ejecución terminada. Orden: puntos, diferencia de
-            goles, goles a favor y nombre (sin los criterios de enfrentamiento directo ni de
-            juego limpio de la FIFA).
+            Una competición con grupos da una tabla por grupo; una liga, una tabla de todos sus
+            partidos; una fase de liga (como la de la Champions), la tabla de sus jornadas, sin
+            las eliminatorias. Cuenta el resultado oficial importado de cada partido (tras la
+            prórroga si la hubo) y, si no lo tiene, el de su última ejecución terminada. Orden:
+            puntos, diferencia de goles, goles a favor, los puntos entre los empatados y el
+            nombre; con --desempate enfrentamientos, tras los puntos van los enfrentamientos
+            entre los empatados (puntos, diferencia y goles entre ellos), como en LaLiga y la
+            Serie A. ÚLTIMOS son los cinco últimos resultados, del más antiguo al más reciente
+            (G ganado, E empatado, P perdido).
             """)
 
     @Opcion(
@@ -22,32 +28,54 @@ struct ComandoClasificacion: Comando {
     @Opcion("--grupo", marcador: "GRUPO", ayuda: "Solo ese grupo («A» o «Group A»).")
     var grupo: String?
 
+    @Bandera("--local", ayuda: "Solo los partidos en casa de cada equipo.")
+    var local: Bool
+
+    @Bandera("--visitante", ayuda: "Solo los partidos fuera de casa de cada equipo.")
+    var visitante: Bool
+
+    @Opcion(
+        "--desempate",
+        ayuda: "Qué decide entre empatados a puntos: goles (por defecto) o enfrentamientos.")
+    var desempate: Clasificacion.Desempate?
+
     @Bandera("--json", ayuda: "Escribe las tablas en JSON, para otros programas.")
     var json: Bool
 
     func validar() throws(Fallo) {
         if competicion == nil { throw .uso("Indica la competición con --competicion NOMBRE.") }
+        if local && visitante {
+            throw .uso("--local y --visitante no van juntas: sin ninguna, cuentan todos.")
+        }
     }
 
-    struct GrupoJSON: Encodable {
-        var grupo: String
+    struct TablaJSON: Encodable {
+        var competicion: String
+        var formato: String
+        var grupo: String?
+        var campo: String
+        var desempate: String
         var filas: [FilaJSON]
     }
     struct FilaJSON: Encodable {
         var posicion: Int
         var equipo: String
         var jugados, ganados, empatados, perdidos, aFavor, enContra, diferencia, puntos: Int
+        var ultimos: String
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let (nombre, tablas) = try contexto.nucleo().clasificacion(
-            competicion: competicion ?? "", grupo: grupo)
+        let campo: Clasificacion.Campo = local ? .local : visitante ? .visitante : .todos
+        let criterio = desempate ?? .goles
+        let (nombre, formato, tablas) = try contexto.nucleo().clasificacion(
+            competicion: competicion ?? "", grupo: grupo, campo: campo, desempate: criterio)
         if json {
             contexto.terminal.linea(
                 try documentoJSON(
                     tablas.map { tabla in
-                        GrupoJSON(
-                            grupo: tabla.grupo,
+                        TablaJSON(
+                            competicion: nombre, formato: formato.rawValue, grupo: tabla.grupo,
+                            campo: campo.rawValue, desempate: criterio.rawValue,
                             filas: tabla.filas.enumerated().map { posicion, fila in
                                 FilaJSON(
                                     posicion: posicion + 1, equipo: fila.equipo,
@@ -55,23 +83,33 @@ struct ComandoClasificacion: Comando {
                                     ganados: fila.ganados, empatados: fila.empatados,
                                     perdidos: fila.perdidos, aFavor: fila.aFavor,
                                     enContra: fila.enContra, diferencia: fila.diferencia,
-                                    puntos: fila.puntos)
+                                    puntos: fila.puntos, ultimos: fila.ultimos)
                             })
                     }))
             return .ok
         }
         let t = contexto.terminal
+        let titulo: (TablaDeGrupo) -> String = { tabla in
+            var partes = [nombre]
+            if let grupo = tabla.grupo { partes.append(grupo) }
+            if formato == .faseDeLiga { partes.append("fase de liga") }
+            if campo == .local { partes.append("en casa") }
+            if campo == .visitante { partes.append("fuera de casa") }
+            return partes.joined(separator: " · ")
+        }
         for (indice, tabla) in tablas.enumerated() {
             if indice > 0 { t.linea("") }
-            t.linea(t.resaltar("\(nombre.limpio) · \(tabla.grupo.limpio)", .negrita))
+            t.linea(t.resaltar(titulo(tabla).limpio, .negrita))
             var salida = Tabla(
-                cabeceras: ["#", "EQUIPO", "PJ", "G", "E", "P", "GF", "GC", "DG", "PTS"],
+                cabeceras: [
+                    "#", "EQUIPO", "PJ", "G", "E", "P", "GF", "GC", "DG", "PTS", "ÚLTIMOS",
+                ],
                 aLaDerecha: [0, 2, 3, 4, 5, 6, 7, 8, 9])
             for (posicion, fila) in tabla.filas.enumerated() {
                 salida.anadir([
                     "\(posicion + 1)", fila.equipo, "\(fila.jugados)", "\(fila.ganados)",
                     "\(fila.empatados)", "\(fila.perdidos)", "\(fila.aFavor)", "\(fila.enContra)",
-                    fila.diferenciaConSigno, "\(fila.puntos)",
+                    fila.diferenciaConSigno, "\(fila.puntos)", fila.ultimos,
                 ])
             }
             t.linea(salida.texto())

@@ -37,9 +37,20 @@ struct ComandoGoleadores: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let (nombre, mostradas) = try contexto.nucleo().goleadores(
+        let (nombre, mostradas, partidos, sinLista) = try contexto.nucleo().goleadores(
             competicion: competicion ?? "", limite: limite ?? 20)
+        // A file with results only has no scorers to count: said, not shown as an empty table.
+        let sinGoleadores = mostradas.isEmpty && sinLista > 0
+        let aviso: String? =
+            sinGoleadores
+            ? "\(citado(nombre)) no trae listas de goles (\(sinLista) de sus "
+                + "\(Textos.cuenta(partidos, "partido", "partidos")) solo dan el resultado): "
+                + "no hay goleadores que contar."
+            : sinLista > 0
+                ? "(\(sinLista) de \(partidos) partidos no traen la lista de goles y no cuentan.)"
+                : nil
         if json {
+            if let aviso { contexto.advertir(aviso) }
             contexto.terminal.linea(
                 try documentoJSON(
                     mostradas.map {
@@ -51,6 +62,10 @@ struct ComandoGoleadores: Comando {
             return .ok
         }
         let t = contexto.terminal
+        if sinGoleadores, let aviso {
+            t.linea(aviso)
+            return .ok
+        }
         guard !mostradas.isEmpty else {
             t.linea("No hay goles en los guiones de \(citado(nombre)).")
             return .ok
@@ -64,6 +79,7 @@ struct ComandoGoleadores: Comando {
             ])
         }
         t.linea(tabla.texto())
+        if let aviso { t.linea(aviso) }
         return .ok
     }
 }

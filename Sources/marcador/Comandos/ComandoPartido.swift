@@ -28,13 +28,22 @@ struct ComandoPartido: Comando {
             t.resaltar("\(partido.local.nombre) – \(partido.visitante.nombre)".limpio, .negrita))
         let donde = [partido.competicion, ficha.grupo, ficha.ronda].compactMap { $0 }
         if !donde.isEmpty { t.linea(donde.joined(separator: " · ").limpio) }
-        let cuando = [ficha.fecha, ficha.hora].compactMap { $0 }.joined(separator: " ")
-        let lugar = [cuando.isEmpty ? nil : cuando, ficha.estadio].compactMap { $0 }
+        // The venue's day, time and offset as the file gives them; the user's time beside.
+        var cuando: String?
+        if let saque = Saque(fecha: ficha.fecha, hora: ficha.hora) {
+            cuando = "\(saque.fecha)" + (saque.hora.map { " \($0)" } ?? "")
+            if saque.instanteConocido { cuando! += " (\(saque.textoLocal) en tu zona)" }
+        } else if let fecha = ficha.fecha {
+            cuando = [fecha, ficha.hora].compactMap { $0 }.joined(separator: " ")
+        }
+        let lugar = [cuando, ficha.estadio].compactMap { $0 }
         if !lugar.isEmpty { t.linea(lugar.joined(separator: " · ").limpio) }
         if let resumen {
-            var estado = "Estado: \(resumen.estado.texto) · \(partido.local.nombre.limpio) "
-            estado += "\(resumen.marcador) \(partido.visitante.nombre.limpio)"
-            if resumen.estado != .sinEmpezar { estado += " · minuto \(resumen.minuto)" }
+            var estado = "Estado: \(resumen.textoDeEstado) · \(partido.local.nombre.limpio) "
+            estado += "\(resumen.marcadorMostrado) \(partido.visitante.nombre.limpio)"
+            if resumen.conEjecucion && resumen.estado != .sinEmpezar {
+                estado += " · minuto \(resumen.minuto)"
+            }
             estado += " (\(resumen.duracion) minutos)"
             t.linea(estado)
         }
@@ -58,7 +67,9 @@ struct ComandoPartido: Comando {
                     + "\(ultima.golesAMano.visitante)")
         }
         if ejecuciones.isEmpty {
-            t.linea("\nTodavía no se ha jugado.")
+            t.linea(
+                ficha.oficial?.marcador != nil
+                    ? "\nNo se ha repetido aquí." : "\nTodavía no se ha jugado.")
         } else {
             var tabla = Tabla(
                 cabeceras: ["CÓDIGO", "DURACIÓN", "ESTADO", "MARCADOR", "EMPEZÓ"], aLaDerecha: [1])

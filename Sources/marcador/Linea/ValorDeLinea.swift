@@ -93,17 +93,13 @@ struct IdDePartido: ValorDeLinea, Hashable {
 
 /// A calendar day as openfootball writes it: `2018-06-14`.
 struct Fecha: ValorDeLinea, Hashable {
-    let texto: String
+    let dia: FechaDeCalendario
 
     static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Fecha {
-        let partes = texto.split(separator: "-", omittingEmptySubsequences: false)
-        guard partes.count == 3, partes[0].count == 4, partes[1].count == 2, partes[2].count == 2,
-            let mes = Int(partes[1]), let dia = Int(partes[2]), Int(partes[0]) != nil,
-            (1...12).contains(mes), (1...31).contains(dia)
-        else {
-            throw .uso("\(nombre) es una fecha como 2018-06-14, no \(citado(texto)).")
+        guard let dia = FechaDeCalendario(texto) else {
+            throw .uso("\(nombre) es un día del calendario como 2018-06-14, no \(citado(texto)).")
         }
-        return Fecha(texto: texto)
+        return Fecha(dia: dia)
     }
     static var marcador: String { "AAAA-MM-DD" }
 }
@@ -137,4 +133,17 @@ struct FiltroDeEstado: ValorDeLinea, Hashable {
     }
     static var marcador: String { "ESTADO" }
     static var valoresPosibles: [String]? { claves }
+}
+
+extension Clasificacion.Desempate: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Self {
+        guard let desempate = Self(rawValue: texto.lowercased()) else {
+            throw .uso(
+                "\(nombre): goles (diferencia y goles a favor primero) o enfrentamientos "
+                    + "(el enfrentamiento directo primero); no \(citado(texto)).")
+        }
+        return desempate
+    }
+    static var marcador: String { "CRITERIO" }
+    static var valoresPosibles: [String]? { allCases.map(\.rawValue) }
 }

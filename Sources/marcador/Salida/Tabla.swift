@@ -13,16 +13,24 @@ struct Tabla {
     let cabeceras: [String]
     /// Columns aligned to the right (numbers).
     private let aLaDerecha: [Bool]
+    /// Columns left out when no row has anything in them (`FECHA` in a list of seed matches).
+    private let opcionales: [Bool]
+    private var conDatos: [Bool]
     /// Every cell, row by row: a header (`Tabla.cabeceraDeCelda`) then its bytes.
     private var trozos: [[UInt8]] = []
     private var celdas = 0
     private var anchos: [Int]
 
-    init(cabeceras: [String], aLaDerecha: Set<Int> = []) {
+    init(cabeceras: [String], aLaDerecha: Set<Int> = [], opcionales: Set<Int> = []) {
         self.cabeceras = cabeceras
         self.aLaDerecha = cabeceras.indices.map(aLaDerecha.contains)
+        self.opcionales = cabeceras.indices.map(opcionales.contains)
+        conDatos = cabeceras.map { _ in false }
         anchos = cabeceras.map { Tabla.ancho($0) }
     }
+
+    /// Whether column `columna` is written.
+    private func visible(_ columna: Int) -> Bool { !opcionales[columna] || conDatos[columna] }
 
     var estaVacia: Bool { celdas == 0 }
 
@@ -31,10 +39,12 @@ struct Tabla {
         for columna in anchos.indices {
             var celda = columna < fila.count ? fila[columna] : ""
             var (tieneControl, esASCII) = celda.withUTF8(Tabla.examinar)
-            if tieneControl {
+            // Past ASCII, TextoSeguro also knows the invisible characters that reorder text.
+            if tieneControl || !esASCII {
                 celda = TextoSeguro.limpio(celda)
                 esASCII = celda.withUTF8(Tabla.examinar).esASCII
             }
+            if !celda.isEmpty { conDatos[columna] = true }
             if celda.utf8.count > Tabla.longitudMaxima { celda = Tabla.recortar(celda) }
             let ancho = esASCII ? celda.utf8.count : celda.count
             anchos[columna] = max(anchos[columna], ancho)
@@ -80,7 +90,7 @@ struct Tabla {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Tabla.tamanoDelBuffer)
         var cabecera: [UInt8] = []
-        for (columna, titulo) in cabeceras.enumerated() {
+        for (columna, titulo) in cabeceras.enumerated() where visible(columna) {
             var titulo = titulo
             let ancho = Tabla.ancho(titulo)
             titulo.withUTF8 { anadirCelda($0, ancho: ancho, columna, a: &cabecera) }
@@ -127,7 +137,8 @@ struct Tabla {
     private func anadirCelda(
         _ contenido: UnsafeBufferPointer<UInt8>, ancho: Int, _ columna: Int, a buffer: inout [UInt8]
     ) {
-        if columna > 0 { buffer.append(contentsOf: Tabla.separador) }
+        guard visible(columna) else { return }
+        if (0..<columna).contains(where: visible) { buffer.append(contentsOf: Tabla.separador) }
         let relleno = anchos[columna] - ancho
         if aLaDerecha[columna] {
             Tabla.rellenar(&buffer, relleno)

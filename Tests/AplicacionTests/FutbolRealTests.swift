@@ -1,0 +1,180 @@
+import Aplicacion
+import Foundation
+import Importador
+import Testing
+import Torneo
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Real football in the core (DESIGN §14), on an in-memory store: a league season's table
+/// against one computed here from the file by other means, a league phase without its
+/// knockout rounds, played matches shown as played, replays as replays.
+@Suite("Núcleo: fútbol de verdad")
+struct FutbolRealTests {
+    let nucleo: Nucleo
+
+    init() throws {
+        // Days and times in the user's zone: UTC here, whatever the machine's zone is.
+        setenv("TZ", "UTC", 1)
+        tzset()
+        nucleo = try nucleoEnMemoria()
+    }
+
+    static let datos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Recursos/openfootball").path
+
+    func importar(_ nombre: String) throws {
+        let competicion = try Nucleo.leerPartidos(Self.datos + "/" + nombre)
+        _ = try nucleo.importar(competicion, simular: false)
+    }
+
+    /// The file read with JSONSerialization, not marcador's reader: results per match.
+    func resultadosDelFichero(_ nombre: String) throws -> [(String, String, Int, Int)] {
+        let datos = try Data(contentsOf: URL(fileURLWithPath: Self.datos + "/" + nombre))
+        let raiz = try #require(try JSONSerialization.jsonObject(with: datos) as? [String: Any])
+        let partidos = try #require(raiz["matches"] as? [[String: Any]])
+        return partidos.compactMap { partido in
+            guard let marcador = partido["score"] as? [String: Any],
+                let ft = marcador["ft"] as? [Int], ft.count == 2,
+                let local = partido["team1"] as? String, let visitante = partido["team2"] as? String
+            else { return nil }
+            return (local, visitante, ft[0], ft[1])
+        }
+    }
+
+    @Test func laSerieAEnteraYSuTablaComoLaDelFichero() throws {
+        try importar("serie-a-2024-25.json")
+        let resultados = try resultadosDelFichero("serie-a-2024-25.json")
+        // The file is a snapshot before the last matchday: 370 results, 10 fixtures.
+        #expect(resultados.count == 370)
+        let lista = try nucleo.partidos(FiltroDePartidos(competicion: "serie a"))
+        #expect(lista.count == 380)
+        let terminados = lista.filter { $0.textoDeEstado == "Terminado" }
+        #expect(terminados.count == 370)
+        #expect(terminados.allSatisfy { $0.oficial?.final == $0.marcadorMostrado })
+        #expect(lista.filter { $0.estadoMostrado == .sinEmpezar }.count == 10)
+        // Kick-off order, whatever the ids.
+        let instantes = lista.compactMap { $0.saque?.segundos }
+        #expect(instantes.count == 380 && instantes == instantes.sorted())
+
+        // The table computed here, independently: points, then difference, then goals for.
+        var puntos: [String: (pj: Int, pts: Int, gf: Int, gc: Int)] = [:]
+        for (local, visitante, a, b) in resultados {
+            var l = puntos[local] ?? (0, 0, 0, 0)
+            var v = puntos[visitante] ?? (0, 0, 0, 0)
+            l.pj += 1
+            v.pj += 1
+            l.gf += a
+            l.gc += b
+            v.gf += b
+            v.gc += a
+            l.pts += a > b ? 3 : a == b ? 1 : 0
+            v.pts += b > a ? 3 : a == b ? 1 : 0
+            puntos[local] = l
+            puntos[visitante] = v
+        }
+        let esperada = puntos.sorted { x, y in
+            (x.value.pts, x.value.gf - x.value.gc, x.value.gf)
+                > (y.value.pts, y.value.gf - y.value.gc, y.value.gf)
+        }
+        let (nombre, formato, tablas) = try nucleo.clasificacion(competicion: "Serie A")
+        #expect(nombre == "Italian Serie A 2024/25")
+        #expect(formato == .liga)
+        let filas = try #require(tablas.first?.filas)
+        #expect(tablas.count == 1 && tablas.first?.grupo == nil)
+        #expect(filas.count == 20)
+        for (fila, (equipo, cuenta)) in zip(filas, esperada) {
+            #expect(fila.equipo == equipo)
+            #expect(fila.puntos == cuenta.pts && fila.jugados == cuenta.pj)
+            #expect(fila.diferencia == cuenta.gf - cuenta.gc && fila.aFavor == cuenta.gf)
+        }
+        // The champion of the file's results: Napoli, 79 points with one matchday left.
+        #expect(filas.first?.equipo == "SSC Napoli")
+        #expect(filas.first?.puntos == esperada.first?.value.pts)
+        #expect(filas.first?.puntos == 79)
+        #expect(filas.first?.ultimos.count == 5)
+        // No goal lists: no scorers to count, and the core says how many lack them (the 28
+        // goalless draws need none).
+        let goleadores = try nucleo.goleadores(competicion: "serie a", limite: 20)
+        #expect(goleadores.filas.isEmpty)
+        #expect(goleadores.partidos == 380)
+        #expect(goleadores.sinLista == 352)
+    }
+
+    @Test func unaFaseDeLigaNoCuentaLasEliminatorias() throws {
+        let fichero = NSTemporaryDirectory() + "champions-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: fichero) }
+        try Data(
+            """
+            {"name": "UEFA Champions League 2024/25", "matches": [
+              {"round": "League, Matchday 1", "date": "2024-09-17", "team1": "A", "team2": "B",
+               "score": {"ft": [2, 0]}},
+              {"round": "League, Matchday 2", "date": "2024-10-01", "team1": "C", "team2": "A",
+               "score": {"ft": [1, 1]}},
+              {"round": "League, Matchday 2", "date": "2024-10-01", "team1": "B", "team2": "C",
+               "score": {"ft": [0, 3]}},
+              {"round": "Knockout Play-offs", "date": "2025-02-11", "team1": "B", "team2": "A",
+               "score": {"ft": [4, 0]}},
+              {"round": "Final", "date": "2025-05-31", "team1": "C", "team2": "B",
+               "score": {"ft": [5, 0]}}
+            ]}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: fichero))
+        _ = try nucleo.importar(try Nucleo.leerPartidos(fichero), simular: false)
+        let (_, formato, tablas) = try nucleo.clasificacion(competicion: "champions league")
+        #expect(formato == .faseDeLiga)
+        let filas = try #require(tablas.first?.filas)
+        #expect(filas.map(\.equipo) == ["C", "A", "B"])
+        #expect(filas.map(\.jugados) == [2, 2, 2])
+        #expect(filas.map(\.puntos) == [4, 4, 0])
+        #expect(throws: Fallo.self) {
+            _ = try nucleo.clasificacion(competicion: "champions league", grupo: "A")
+        }
+        let enCasa = try nucleo.clasificacion(competicion: "champions league", campo: .local)
+        #expect(enCasa.tablas.first?.filas.first { $0.equipo == "A" }?.jugados == 1)
+    }
+
+    /// The 2018 final imported and never played here is «Terminado» 4-2; played here, it is a
+    /// replay with its own score beside the official one.
+    @MainActor
+    @Test func loJugadoSeVeJugadoYLaRepeticionComoRepeticion() async throws {
+        try importar("worldcup-2018.json")
+        let final = try #require(
+            try nucleo.partidos(FiltroDePartidos(equipo: "croatia")).last)
+        #expect(final.textoDeEstado == "Terminado")
+        #expect(final.estadoMostrado == .terminado)
+        #expect(final.marcadorMostrado == Marcador(local: 4, visitante: 2))
+        #expect(final.minutoMostrado == 90)
+        #expect(!final.conEjecucion)
+        let competiciones = try nucleo.competiciones()
+        #expect(competiciones.first { $0.nombre == "World Cup 2018" }?.jugados == 64)
+        // A replay, stopped at once: its own state and score, the official result kept.
+        _ = try nucleo.golAMano(partido: final.id, lado: .visitante, quitar: false)
+        let repetida = try #require(
+            try nucleo.partidos(FiltroDePartidos(equipo: "croatia")).last)
+        #expect(repetida.conEjecucion && repetida.esRepeticion)
+        #expect(repetida.textoDeEstado.hasSuffix("(repetición)"))
+        #expect(repetida.marcadorMostrado == Marcador(local: 0, visitante: 1))
+        #expect(repetida.oficial?.final == Marcador(local: 4, visitante: 2))
+    }
+
+    @Test func losDiasSeFiltranEnLaZonaDelUsuario() throws {
+        try importar("worldcup-2018.json")
+        // In UTC, 2018-06-14 18:00 UTC+3 is 15:00 that day.
+        let dia = FechaDeCalendario("2018-06-14")
+        let inaugural = try nucleo.partidos(FiltroDePartidos(desde: dia, hasta: dia))
+        #expect(inaugural.map { "\($0.local) – \($0.visitante)" } == ["Russia – Saudi Arabia"])
+        let fase = try nucleo.partidos(
+            FiltroDePartidos(
+                desde: FechaDeCalendario("2018-06-14"), hasta: FechaDeCalendario("2018-06-28")))
+        #expect(fase.count == 48)
+        let desde = try nucleo.partidos(FiltroDePartidos(desde: FechaDeCalendario("2018-07-14")))
+        #expect(desde.map(\.local) == ["Belgium", "France"])
+        let alReves = try nucleo.partidos(
+            FiltroDePartidos(
+                desde: FechaDeCalendario("2018-07-01"), hasta: FechaDeCalendario("2018-06-01")))
+        #expect(alReves.isEmpty)
+    }
+}
