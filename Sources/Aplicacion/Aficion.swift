@@ -208,7 +208,15 @@ extension Nucleo {
                     "La competición \(citado(nombre)) no tiene grupos (\(citado(grupo))): "
                         + "es una liga, con una sola tabla.")
             }
-            let deLiga = fichas.filter { !FormatoDeCompeticion.esEliminatoria($0.ronda) }
+            // A season has a few dozen round names for hundreds of matches: each is read once.
+            var eliminatorias: [String: Bool] = [:]
+            let deLiga = fichas.filter { ficha in
+                guard let ronda = ficha.ronda else { return true }
+                if let sabido = eliminatorias[ronda] { return !sabido }
+                let eliminatoria = FormatoDeCompeticion.esEliminatoria(ronda)
+                eliminatorias[ronda] = eliminatoria
+                return !eliminatoria
+            }
             let formato: FormatoDeCompeticion = deLiga.count == fichas.count ? .liga : .faseDeLiga
             return (nombre, formato, [tabla(nil, deLiga)])
         }

@@ -49,6 +49,7 @@ try await seccion("cli") { try await medirCLI() }
 try await seccion("memoria") { try await medirMemoria() }
 try await seccion("nucleo") { try await medirNucleo() }
 try await seccion("aficionado") { try await medirAficionado() }
+try await seccion("futbol") { try await medirFutbolReal() }
 try await seccion("eventos") { try await medirEventos() }
 
 // MARK: - Report
