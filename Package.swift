@@ -60,12 +60,15 @@ let package = Package(
         ),
         .target(name: "Motor", dependencies: ["Torneo", "Persistencia"]),
         .target(name: "Importador", dependencies: ["Torneo"]),
+        // Live feeds (DESIGN §15): the providers' answers read, and compared with the last
+        // snapshot of each match. Pure: no store, no network.
+        .target(name: "Directo", dependencies: ["Torneo", "Importador"]),
         .target(name: "Avisos", dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl"]),
         // The application core (DESIGN §13): every use case, for every front end and store.
         .target(
             name: "Aplicacion",
             dependencies: [
-                "Torneo", "Persistencia", "Motor", "Avisos", "Importador", "Sistema",
+                "Torneo", "Persistencia", "Motor", "Avisos", "Importador", "Directo", "Sistema",
             ]),
         // The HTTP server and its event streams (plumbing: knows HTTP, not football).
         .target(name: "Servidor", dependencies: ["CEvent", "Sistema"]),
@@ -112,6 +115,7 @@ let package = Package(
             dependencies: ["incrustador"]
         ),
         .testTarget(name: "TorneoTests", dependencies: ["Torneo"]),
+        .testTarget(name: "DirectoTests", dependencies: ["Directo", "Torneo"]),
         .testTarget(
             name: "AlmacenTests",
             dependencies: [

@@ -60,8 +60,11 @@ async function notificar(aviso) {
   if (conPermiso && !(silencio && aLaVista) && registroDelTrabajador) {
     const registro = await registroDelTrabajador;
     if (registro) {
+      // The tag is the goal's identifier: an annulment replaces its goal's notification;
+      // quiet hours show it without sound or vibration.
       const opciones = { body: aviso.cuerpo, tag: aviso.identificador, icon: '/icono.svg',
-                         data: { partido: aviso.partido } };
+                         data: { partido: aviso.partido }, silent: Boolean(aviso.silencioso),
+                         renotify: aviso.tipo === 'anulado' };
       if (aviso.imagen) opciones.image = aviso.imagen;
       await registro.showNotification(aviso.titulo, opciones);
       return;

@@ -28,6 +28,7 @@ public struct TiendaSQL<Cola: ColaSQL>: Tienda {
     public var cambios: any Cambios { CambiosSQL(cola) }
     public var mantenimiento: any Mantenimiento { MantenimientoSQL(cola) }
     public var importacion: any Importacion { ImportacionSQL(cola) }
+    public var fuentes: any Fuentes { FuentesSQL(cola) }
 
     public func registro(eco: Bool) -> any Registro { RegistroSQL(cola, eco: eco) }
 

@@ -54,7 +54,8 @@ extension Nucleo {
     ///   `Fallo.noDisponible` for a channel this machine cannot serve.
     public func anadirCanal(
         _ tipo: TipoDeCanal, nombre elegido: String?, ajustes: AjustesDeCanal,
-        seguimiento: Seguimiento = Seguimiento(), reemplazar: Bool = false
+        seguimiento: Seguimiento = Seguimiento(), reemplazar: Bool = false,
+        avisar: Set<ClaseDeAviso>? = nil, horasTranquilas: HorasTranquilas? = nil
     ) throws -> String {
         let nombre = elegido ?? tipo.rawValue
         guard !nombre.isEmpty, nombre.count <= 64, !TextoSeguro.tieneControl(nombre),
@@ -66,9 +67,11 @@ extension Nucleo {
             )
         }
         if tipo == .webhook { try Self.comprobarURLDeWebhook(ajustes.url) }
-        let configurado = CanalConfigurado(
+        var configurado = CanalConfigurado(
             nombre: nombre, tipo: tipo, ajustes: ajustes.json,
             filtros: try filtros(de: seguimiento))
+        configurado.avisar = avisar ?? ClaseDeAviso.porDefecto
+        configurado.horasTranquilas = horasTranquilas
         if case .failure(let fallo) = FabricaDeCanales.crear(
             configurado, entorno: entorno, registro: registro(eco: false),
             cambios: tienda.cambios)
@@ -160,6 +163,10 @@ extension Nucleo {
         if let bundle = ajustes.bundle { partes.append("bundle=" + bundle) }
         if let limite = ajustes.limite { partes.append("limite=\(Textos.segundos(limite)) s") }
         if ajustes.ntfy == true { partes.append("ntfy") }
+        if canal.avisar != ClaseDeAviso.porDefecto {
+            partes.append("avisar=" + ClaseDeAviso.texto(canal.avisar))
+        }
+        if let horas = canal.horasTranquilas { partes.append("horas-tranquilas=\(horas)") }
         return partes.joined(separator: " ")
     }
 }

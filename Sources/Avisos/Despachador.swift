@@ -378,6 +378,10 @@ public final class Despachador: Sendable {
                     tramo.append(siguiente.aviso)
                 }
             }
+            // Quiet hours are the moment of delivery's, not of the goal's.
+            if canal.tranquilo(en: ahora()) {
+                for i in tramo.indices { tramo[i].tranquilo = true }
+            }
             let fallos: [FalloDeEntrega?]
             do {
                 fallos = Array(

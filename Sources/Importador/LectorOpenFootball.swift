@@ -133,6 +133,9 @@ public enum LectorOpenFootball {
     /// noise that stacks over the lines around it.
     public static let marcasMaximas = 3
 
+    /// Why a name from a feed cannot be stored, or `nil` when it can: the import's rules.
+    public static func problemaDeNombre(_ texto: String) -> String? { problema(texto) }
+
     /// Why a text from the file cannot be stored, or `nil` when it can (DESIGN §9).
     static func problema(_ texto: String) -> String? {
         if texto.utf8.count > bytesMaximos {

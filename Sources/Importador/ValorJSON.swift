@@ -15,13 +15,13 @@ public indirect enum ValorJSON: Sendable, Hashable {
         try AnalizadorJSON.leer(bytes)
     }
 
-    subscript(clave: String) -> ValorJSON? {
+    public subscript(clave: String) -> ValorJSON? {
         if case .objeto(let campos) = self { return campos[clave] }
         return nil
     }
 
     /// How the value looks, for error messages.
-    var descripcion: String {
+    public var descripcion: String {
         switch self {
         case .nulo: "null"
         case .booleano(let b): b ? "true" : "false"

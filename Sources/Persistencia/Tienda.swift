@@ -18,6 +18,7 @@ public protocol Tienda: Sendable {
     var cambios: any Cambios { get }
     var mantenimiento: any Mantenimiento { get }
     var importacion: any Importacion { get }
+    var fuentes: any Fuentes { get }
     /// `--reiniciar-datos`: replaces every match, team and player (and what hangs from them)
     /// with the seed, in one write transaction. Settings, channels and the log are kept.
     func reiniciarDatos() throws

@@ -27,6 +27,11 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     /// The side the goal counts for (not the player's, for an own goal): who a fan of a team
     /// cheers. `nil` for a test.
     public var lado: Lado?
+    /// The live match it comes from (`marcador directo`), instead of a run.
+    public var seguimiento: Int?
+    /// Delivered in the channel's quiet hours: without sound or banner where the channel can.
+    /// Decided when it is delivered, never stored.
+    public var tranquilo = false
 
     public init(
         identificador: String,
@@ -54,6 +59,54 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
 
     public static let tituloDeGol = "¡Gol!"
     public static let tituloDePrueba = "Prueba de marcador"
+    public static let tituloDeAnulado = "Gol anulado"
+    public static let tituloDeInicio = "Empieza el partido"
+    public static let tituloDeDescanso = "Descanso"
+    public static let tituloDeFinal = "Final del partido"
+
+    /// The annulment of `gol` (DESIGN §15): «Gol anulado», body `Gol anulado: Luis (Rayo FC),
+    /// minuto 35`, under the goal's identifier, with the score it leaves.
+    public static func anulacion(de gol: AvisoDeGol, marcador: Marcador) -> AvisoDeGol {
+        var aviso = gol
+        aviso.tipo = .anulado
+        aviso.titulo = tituloDeAnulado
+        aviso.cuerpo = "Gol anulado: " + gol.cuerpo.replacingPrefix("Gol de ", with: "")
+        aviso.marcador = marcador
+        aviso.adjunto = nil
+        return aviso
+    }
+
+    /// A goal known only from the score (a feed without goal lists): `Gol de Rayo FC, minuto 35`.
+    /// Its identifier numbers the side's goals: `gol-35-Rayo FC-2` is Rayo's second.
+    public static func golSinGoleador(
+        equipo: String, lado: Lado, numero: Int, minuto: MinutoDeJuego, partidoId: Int,
+        marcador: Marcador
+    ) -> AvisoDeGol {
+        var aviso = AvisoDeGol(
+            identificador: "gol-\(minuto)-\(equipo)-\(numero)", titulo: tituloDeGol,
+            cuerpo: "Gol de \(equipo), minuto \(minuto)", partidoId: partidoId, minuto: minuto,
+            jugador: "", equipo: equipo, marcador: marcador)
+        aviso.lado = lado
+        return aviso
+    }
+
+    /// Kick-off, half-time or full time of a live match.
+    public static func momento(
+        _ tipo: TipoDeAviso, local: String, visitante: String, partidoId: Int,
+        minuto: MinutoDeJuego, marcador: Marcador
+    ) -> AvisoDeGol {
+        let (titulo, cuerpo): (String, String) =
+            switch tipo {
+            case .inicio: (tituloDeInicio, "\(local) – \(visitante)")
+            case .descanso: (tituloDeDescanso, "\(local) \(marcador) \(visitante)")
+            default: (tituloDeFinal, "\(local) \(marcador) \(visitante)")
+            }
+        var aviso = AvisoDeGol(
+            identificador: tipo.rawValue, titulo: titulo, cuerpo: cuerpo, partidoId: partidoId,
+            minuto: minuto, jugador: "", equipo: "", marcador: marcador)
+        aviso.tipo = tipo
+        return aviso
+    }
 
     /// The test notice `avisos probar` sends through the outbox.
     public static func prueba(numero: Int) -> AvisoDeGol {
@@ -66,9 +119,12 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     }
 
     /// The key a receiver deduplicates on: the same goal of the same run, whoever delivers it.
+    /// A live match's notices carry `d<seguimiento>` in the run's place; an annulment shares
+    /// its goal's key (so it replaces the alert) and says what it is in its `tipo`.
     /// HTTP headers are ASCII, so bytes outside it are percent-encoded (`Iv%C3%A1n`).
     public var claveDeIdempotencia: String {
-        let clave = "marcador-\(partidoId)-\(ejecucion.map(String.init) ?? "0")-\(identificador)"
+        let serie = seguimiento.map { "d\($0)" } ?? ejecucion.map(String.init) ?? "0"
+        let clave = "marcador-\(partidoId)-\(serie)-\(identificador)"
         var ascii = ""
         for byte in clave.utf8 {
             if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
@@ -123,7 +179,35 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
 }
 
 /// What a notice is about.
-public enum TipoDeAviso: String, Sendable, Hashable, Codable {
+public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
     case gol
     case prueba
+    /// A goal of a live feed taken back (VAR, a correction): same identifier as the goal.
+    case anulado
+    /// A live match kicked off, went in at half-time, ended.
+    case inicio
+    case descanso
+    case final
+
+    /// The kind a channel chooses with `--avisar`; a test is not chosen, it always goes.
+    public var clase: ClaseDeAviso? {
+        switch self {
+        case .gol: .goles
+        case .anulado: .anulados
+        case .inicio: .inicio
+        case .descanso: .descanso
+        case .final: .final
+        case .prueba: nil
+        }
+    }
+
+    /// Whether it is about a match (a test is not).
+    public var esDePartido: Bool { self != .prueba }
+}
+
+extension String {
+    /// Without `prefijo` at the start, if it is there.
+    func replacingPrefix(_ prefijo: String, with otro: String) -> String {
+        hasPrefix(prefijo) ? otro + dropFirst(prefijo.count) : self
+    }
 }

@@ -7,6 +7,10 @@ public struct CanalConfigurado: Sendable, Hashable {
     public var ajustes: String
     /// What it follows; empty: every goal.
     public var filtros: FiltrosDeCanal
+    /// The kinds of notice it gets (`--avisar`).
+    public var avisar: Set<ClaseDeAviso> = ClaseDeAviso.porDefecto
+    /// When it gets them quietly (`--horas-tranquilas`), if ever.
+    public var horasTranquilas: HorasTranquilas?
 
     public init(
         nombre: String, tipo: TipoDeCanal, activo: Bool = true, ajustes: String = "{}",

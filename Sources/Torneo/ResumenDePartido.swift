@@ -12,6 +12,9 @@ public struct ResumenDePartido: Sendable, Hashable {
     public var oficial: ResultadoOficial?
     /// Whether the match has a run (it was played here, or is being played).
     public var conEjecucion: Bool
+    /// Followed live (`marcador directo`): where it stands and its minute, as its feed says.
+    public var directo: EstadoEnDirecto?
+    public var minutoDirecto: Int?
     /// The latest run's state (`sinEmpezar` without one).
     public var estado: EstadoDelPartido
     public var minuto: Int
@@ -50,23 +53,38 @@ public struct ResumenDePartido: Sendable, Hashable {
 
     // MARK: - What lists show (DESIGN §14: what happened is shown as it happened)
 
+    /// Being played for real, followed from a feed, and not replayed here.
+    public var enDirecto: Bool {
+        !conEjecucion && directo != nil && directo != .terminado
+    }
+
     /// Played for real (an official score) and never replayed here: shown as finished.
-    public var jugadoSinRepetir: Bool { !conEjecucion && oficial?.marcador != nil }
+    public var jugadoSinRepetir: Bool { !conEjecucion && !enDirecto && oficial?.marcador != nil }
 
     /// A run of a match that was really played: shown as a replay beside the official result.
     public var esRepeticion: Bool { conEjecucion && oficial?.marcador != nil }
 
-    public var estadoMostrado: EstadoDelPartido { jugadoSinRepetir ? .terminado : estado }
+    public var estadoMostrado: EstadoDelPartido {
+        if enDirecto, let directo {
+            return directo == .enJuego || directo == .descanso ? .enJuego : .sinEmpezar
+        }
+        return jugadoSinRepetir ? .terminado : estado
+    }
 
-    /// `Terminado` (the official result), `Partido terminado (repetición)`, `En juego`…
+    /// `Terminado` (the official result), `Partido terminado (repetición)`, `En juego`,
+    /// `Descanso`…
     public var textoDeEstado: String {
+        if enDirecto, let directo { return directo.texto }
         if jugadoSinRepetir { return "Terminado" }
         return esRepeticion ? "\(estado.texto) (repetición)" : estado.texto
     }
 
     public var marcadorMostrado: Marcador {
-        jugadoSinRepetir ? (oficial?.marcador ?? marcador) : marcador
+        jugadoSinRepetir || enDirecto ? (oficial?.marcador ?? marcador) : marcador
     }
 
-    public var minutoMostrado: Int { jugadoSinRepetir ? duracion : minuto }
+    public var minutoMostrado: Int {
+        if enDirecto { return minutoDirecto ?? 0 }
+        return jugadoSinRepetir ? duracion : minuto
+    }
 }

@@ -90,7 +90,8 @@ final class FuenteDeCambios: EventFeed {
             let notificacion = NotificacionJSON(
                 partido: cambio.partidoId, identificador: aviso.identificador,
                 titulo: aviso.titulo, cuerpo: aviso.cuerpo,
-                imagen: cambio.imagen == nil ? nil : "/imagenes/\(cambio.id)")
+                imagen: cambio.imagen == nil ? nil : "/imagenes/\(cambio.id)",
+                tipo: aviso.tipo.rawValue, silencioso: aviso.tranquilo)
             return try ServerSentEvent(
                 id: cambio.id, name: "notificacion",
                 data: documentoJSON(notificacion, legible: false))

@@ -73,6 +73,10 @@ struct NotificacionJSON: Encodable {
     var cuerpo: String
     /// Where the server serves the fetched attachment, when there is one.
     var imagen: String?
+    /// `gol`, `anulado` (same identifier: it replaces the goal's notification)…
+    var tipo: String
+    /// Delivered in the channel's quiet hours: shown without sound or vibration.
+    var silencioso: Bool
 }
 
 /// `{"error": "…"}`, `{"mensaje": "…"}`: the CLI's sentences as API bodies.

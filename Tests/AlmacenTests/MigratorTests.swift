@@ -50,7 +50,7 @@ struct MigratorTests {
             return objetos + filas + ["version \(try db.scalarInt("PRAGMA user_version") ?? -1)"]
         }
         #expect(try retrato(deGolpe) == retrato(pasoAPaso))
-        #expect(try retrato(deGolpe).contains("canal: 'registro','registro',1,'{}'"))
+        #expect(try retrato(deGolpe).contains("canal: 'registro','registro',1,'{}',NULL,NULL"))
     }
 
     /// Only an empty database takes the snapshot; one with anything in it goes step by step.
@@ -143,7 +143,7 @@ struct MigratorTests {
                     hora TEXT, grupo TEXT, estadio TEXT, ft_local INTEGER, ft_visitante INTEGER,
                     et_local INTEGER, et_visitante INTEGER, penaltis_local INTEGER,
                     penaltis_visitante INTEGER, con_guion INTEGER NOT NULL DEFAULT 1, clave TEXT,
-                    inicio INTEGER
+                    inicio INTEGER, directo TEXT, minuto_directo INTEGER
                 );
                 INSERT INTO partido_nuevo SELECT * FROM partido;
                 DROP TABLE partido;

@@ -141,6 +141,7 @@ struct EnvioFallidoTests {
         var cambios: any Cambios { base.cambios }
         var mantenimiento: any Mantenimiento { base.mantenimiento }
         var importacion: any Importacion { base.importacion }
+        var fuentes: any Fuentes { base.fuentes }
         func registro(eco: Bool) -> any Registro { base.registro(eco: false) }
         func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
             try base.lineasDelRegistro(partido: partido, limite: limite)

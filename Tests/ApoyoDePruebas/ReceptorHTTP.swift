@@ -14,6 +14,8 @@ public final class ReceptorHTTP: Sendable {
         public var ruta: String
         public var cabeceras: [String: String]
         public var cuerpo: Data
+        /// When its headers and body were read.
+        public var llegada: Date
     }
 
     public struct Respuesta: Sendable {
@@ -50,7 +52,7 @@ public final class ReceptorHTTP: Sendable {
     private let socket: Int32
     private let recibidas = Mutex<[Peticion]>([])
     private let guion: Mutex<[Respuesta]>
-    private let porDefecto: Respuesta
+    private let porDefecto: Mutex<Respuesta>
     private let cerrado = Mutex(false)
     private let suelto = Mutex(false)
 
@@ -60,7 +62,7 @@ public final class ReceptorHTTP: Sendable {
     ) throws {
         self.guion = Mutex(guion)
         self.rutas = rutas
-        self.porDefecto = porDefecto
+        self.porDefecto = Mutex(porDefecto)
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
         var uno: Int32 = 1
@@ -102,6 +104,10 @@ public final class ReceptorHTTP: Sendable {
         }
         return false
     }
+
+    /// From now on, once the script is over, every request gets `respuesta`: a feed whose
+    /// state the test moves on when it is ready, however many polls come meanwhile.
+    public func fijar(_ respuesta: Respuesta) { porDefecto.withLock { $0 = respuesta } }
 
     /// Lets the held responses (`retenida`) go.
     public func soltar() { suelto.withLock { $0 = true } }
@@ -171,7 +177,7 @@ public final class ReceptorHTTP: Sendable {
                 $0.append(
                     Peticion(
                         metodo: String(primera.first ?? ""), ruta: ruta, cabeceras: cabeceras,
-                        cuerpo: cuerpo))
+                        cuerpo: cuerpo, llegada: Date()))
             }
             let seguir =
                 primera.last == "HTTP/1.1" && cabeceras["connection"]?.lowercased() != "close"
@@ -181,7 +187,9 @@ public final class ReceptorHTTP: Sendable {
 
     private func responder(_ cliente: Int32, ruta: String, seguir: Bool) -> Bool {
         defer { acabadas.withLock { $0[ruta, default: 0] += 1 } }
-        let respuesta = rutas[ruta] ?? guion.withLock { $0.isEmpty ? porDefecto : $0.removeFirst() }
+        let respuesta =
+            rutas[ruta]
+            ?? guion.withLock { $0.isEmpty ? porDefecto.withLock { $0 } : $0.removeFirst() }
         while respuesta.retenida && !suelto.withLock({ $0 }) { usleep(2_000) }
         if respuesta.espera > 0 { usleep(useconds_t(respuesta.espera * 1_000_000)) }
         let total = respuesta.cuerpo.count + respuesta.relleno

@@ -177,3 +177,54 @@ struct CanalesTests {
         }
     }
 }
+
+/// Quiet hours (DESIGN §15): the dispatcher marks what it delivers inside them, and each
+/// channel then leaves out sound and banner where it can.
+@Suite("Horas tranquilas")
+struct HorasTranquilasTests {
+    func aviso() -> AvisoDeGol {
+        let rayo = Equipo("Rayo FC")
+        let gol = Gol(minuto: MinutoDeJuego(35), jugador: Jugador("Luis", de: rayo), lado: .local)
+        return AvisoDeGol(
+            gol: gol, en: Partido(id: 1, local: rayo, visitante: Equipo("Toros"), eventos: []),
+            marcador: Marcador(local: 1, visitante: 0))
+    }
+
+    @Test func cadaCanalCallaALaManeraQuePuede() throws {
+        var callado = aviso()
+        callado.tranquilo = true
+        let apns = try #require(
+            try JSONSerialization.jsonObject(with: Data(CanalAPNs.carga(callado, bundle: nil)))
+                as? [String: Any])
+        let aps = try #require(apns["aps"] as? [String: Any])
+        #expect(aps["interruption-level"] as? String == "passive")
+        #expect(aps["sound"] == nil)
+        let normal = try #require(
+            try JSONSerialization.jsonObject(with: Data(CanalAPNs.carga(aviso(), bundle: nil)))
+                as? [String: Any])
+        #expect((normal["aps"] as? [String: Any])?["sound"] as? String == "default")
+        #expect((normal["aps"] as? [String: Any])?["interruption-level"] == nil)
+        #expect(CanalEscritorio.argumentos(callado).contains("--urgency=low"))
+        #expect(!CanalEscritorio.argumentos(aviso()).contains("--urgency=low"))
+        let documento = try #require(
+            try JSONSerialization.jsonObject(with: Data(CanalWebhook.documento(callado)))
+                as? [String: Any])
+        #expect(documento["tranquilo"] as? Bool == true)
+        #expect(documento["tipo"] as? String == "gol")
+        let ntfy = try CanalWebhook(url: "https://ntfy.example/g", ntfy: true).peticion(callado)
+        #expect(ntfy.cabeceras.contains { $0 == ("Priority", "2") })
+    }
+
+    @Test func elCanalActivoSabeSiEsHoraTranquila() throws {
+        setenv("TZ", "UTC", 1)
+        tzset()
+        let canal = CanalActivo(
+            notificador: NotificadorEspia(canal: "x"),
+            horasTranquilas: try #require(HorasTranquilas("23:00-08:00")))
+        // 2026-12-01 23:30 UTC and 12:00 UTC.
+        #expect(canal.tranquilo(en: 1_796_167_800))
+        #expect(!canal.tranquilo(en: 1_796_126_400))
+        #expect(
+            !CanalActivo(notificador: NotificadorEspia(canal: "y")).tranquilo(en: 1_796_167_800))
+    }
+}

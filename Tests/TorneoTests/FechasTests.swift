@@ -78,3 +78,29 @@ struct FechasTests {
         #expect(moscu < mexico)
     }
 }
+
+@Suite("Clases de aviso y horas tranquilas")
+struct ClasesYHorasTests {
+    @Test func lasClasesSeLeenYSeEscriben() {
+        #expect(ClaseDeAviso.leer("goles, anulados,final") == [.goles, .anulados, .final])
+        #expect(ClaseDeAviso.leer("goles,penaltis") == nil)
+        #expect(ClaseDeAviso.leer("") == nil)
+        #expect(ClaseDeAviso.texto([.final, .goles]) == "goles,final")
+        #expect(TipoDeAviso.anulado.clase == .anulados)
+        #expect(TipoDeAviso.prueba.clase == nil)
+    }
+
+    @Test func lasHorasTranquilasCruzanLaMedianoche() throws {
+        let noche = try #require(HorasTranquilas("23:00-08:00"))
+        #expect(noche.contienen(23 * 60))
+        #expect(noche.contienen(3 * 60))
+        #expect(!noche.contienen(8 * 60))
+        #expect(!noche.contienen(12 * 60))
+        let siesta = try #require(HorasTranquilas("15:00-17:30"))
+        #expect(siesta.contienen(16 * 60) && !siesta.contienen(17 * 60 + 30))
+        #expect(siesta.description == "15:00-17:30")
+        for malo in ["23:00", "25:00-08:00", "23:00-23:00", "23:00 UTC+1-08:00", "a-b"] {
+            #expect(HorasTranquilas(malo) == nil, "\(malo)")
+        }
+    }
+}

@@ -8,7 +8,7 @@ extension AvisoDeGol {
         return [
             "partido_id", "identificador", "titulo", "cuerpo", "minuto", "anadido", "jugador",
             "equipo", "marcador_local", "marcador_visitante", "adjunto", "creado", "ejecucion_id",
-            "tipo", "id",
+            "tipo", "id", "seguimiento_id",
         ].map { "\(p)\($0) AS \(prefijo)\($0)" }.joined(separator: ", ")
     }
 
@@ -30,6 +30,7 @@ extension AvisoDeGol {
             adjunto: fila.optionalString(p + "adjunto"),
             ejecucion: fila.optionalInt(p + "ejecucion_id"))
         aviso.tipo = tipo
+        aviso.seguimiento = fila.optionalInt(p + "seguimiento_id")
         return (aviso, fila.int(p + "id"), fila.double(p + "creado"))
     }
 }

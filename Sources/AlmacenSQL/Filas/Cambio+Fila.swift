@@ -6,6 +6,7 @@ extension Cambio {
     static let columnas = """
         c.id, c.clase, c.partido_id, c.ejecucion_id, c.estado, c.minuto, c.goles_local,
         c.goles_visitante, c.mano_local, c.mano_visitante, c.duracion, c.imagen, c.ultimo_aviso,
+        c.silencioso,
         \(AvisoDeGol.columnas(de: "a", prefijo: "aviso_"))
         """
 
@@ -30,6 +31,7 @@ extension Cambio {
         }
         if fila.optionalInt("aviso_id") != nil {
             aviso = AvisoDeGol.leer(fila, prefijo: "aviso_").aviso
+            aviso?.tranquilo = fila.optionalInt("silencioso") == 1
         }
     }
 }

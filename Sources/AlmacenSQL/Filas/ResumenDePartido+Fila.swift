@@ -5,6 +5,7 @@ import Torneo
 struct LectorDeResumenes {
     let id, local, visitante, competicion, prorroga, fecha, hora: Int
     let ftLocal, ftVisitante, etLocal, etVisitante, penaltisLocal, penaltisVisitante: Int
+    let directo, minutoDirecto: Int
     let estado, minuto, golesLocal, golesVisitante, manoLocal, manoVisitante, duracion: Int
     let pid, pidInicio, anfitrion, latidoHace, msPorMinuto: Int
 
@@ -13,7 +14,7 @@ struct LectorDeResumenes {
         """
         p.id, l.nombre AS local, v.nombre AS visitante, p.competicion, p.prorroga, p.fecha,
         p.hora, p.ft_local, p.ft_visitante, p.et_local, p.et_visitante, p.penaltis_local,
-        p.penaltis_visitante,
+        p.penaltis_visitante, p.directo, p.minuto_directo,
         e.estado, e.minuto, e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante,
         e.duracion, e.pid, e.pid_inicio, e.anfitrion,
         \(dialecto.segundosDesde("e.latido")) AS latido_hace, e.ms_por_minuto
@@ -34,6 +35,8 @@ struct LectorDeResumenes {
         etVisitante = fila.indice("et_visitante")
         penaltisLocal = fila.indice("penaltis_local")
         penaltisVisitante = fila.indice("penaltis_visitante")
+        directo = fila.indice("directo")
+        minutoDirecto = fila.indice("minuto_directo")
         estado = fila.indice("estado")
         minuto = fila.indice("minuto")
         golesLocal = fila.indice("goles_local")
@@ -64,6 +67,8 @@ struct LectorDeResumenes {
             hora: fila.optionalString(hora), oficial: oficial.vacio ? nil : oficial,
             estado: .sinEmpezar, minuto: 0, goles: .cero, golesAMano: .cero,
             duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: conProrroga))
+        resumen.directo = fila.optionalString(directo).flatMap(EstadoEnDirecto.init(rawValue:))
+        resumen.minutoDirecto = fila.optionalInt(minutoDirecto)
         guard !fila.isNull(estado) else { return resumen }
         resumen.conEjecucion = true
         let almacenado = EjecucionGuardada.Estado(almacenado: fila.string(estado))

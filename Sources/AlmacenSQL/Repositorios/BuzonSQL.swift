@@ -337,7 +337,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     public func canales() throws -> [CanalConfigurado] {
         try queue.read { db in
             let filtros = try ConsultasDeAvisos.filtros(db)
-            return try db.rows("SELECT nombre, tipo, activo, ajustes FROM canal ORDER BY nombre") {
+            return try db.rows("SELECT \(CanalConfigurado.columnas) FROM canal ORDER BY nombre") {
                 CanalConfigurado(
                     fila: $0, filtros: filtros[$0.string("nombre")] ?? FiltrosDeCanal())
             }.compactMap { $0 }
@@ -353,9 +353,12 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             }
             try db.execute(
                 """
-                INSERT INTO canal (nombre, tipo, activo, ajustes) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4
-                """, canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes)
+                INSERT INTO canal (nombre, tipo, activo, ajustes, avisar, horas_tranquilas)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4,
+                    avisar = ?5, horas_tranquilas = ?6
+                """, canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes,
+                canal.avisarAlmacenado, canal.horasTranquilas?.description)
             try Self.escribirFiltros(db, canal.nombre, canal.filtros)
             return true
         }
@@ -432,9 +435,12 @@ enum ConsultasDeAvisos {
     /// Inserts the notices of one minute and a delivery per active channel (plus the run's own
     /// process channels). Must run inside the caller's transaction. A notice already queued for
     /// this run is left alone. Without permission the deliveries are stored as discarded.
+    /// - Parameter seguimiento: the live match the notices come from, instead of a run: their
+    ///   deliveries are ordered among themselves under `-seguimiento` (the order rule's key is
+    ///   a run's id, positive, a live match's, negative, or 0 for a test).
     static func encolar(
         _ db: some BaseSQL, avisos: [AvisoDeGol], ejecucion: Int?, canalesPropios: [String],
-        ahora: Double
+        ahora: Double, seguimiento: Int? = nil
     ) throws {
         guard let primero = avisos.first else { return }
         let permitido =
@@ -449,18 +455,21 @@ enum ConsultasDeAvisos {
             WHERE p.id = ?
             """, primero.partidoId
         ) { ($0.string("local"), $0.string("visitante"), $0.optionalString("competicion")) }
-        let activos = try db.rows("SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre") {
-            $0.string("nombre")
-        }
+        let activos = try db.rows(
+            "SELECT nombre, avisar FROM canal WHERE activo = 1 ORDER BY nombre"
+        ) { ($0.string("nombre"), CanalConfigurado.avisar($0.optionalString("avisar"))) }
         let filtros = try filtros(db)
         func canales(de aviso: AvisoDeGol) -> [String] {
             let equipo = aviso.lado.flatMap { lado in
                 encuentro.map { lado == .local ? $0.0 : $0.1 }
             }
-            return activos.filter { canal in
-                (filtros[canal] ?? FiltrosDeCanal()).dejanPasar(
-                    partido: aviso.partidoId, equipo: equipo, competicion: encuentro?.2)
-            } + canalesPropios
+            // What it follows, and the kinds it gets (a match's own process channels, the
+            // terminal banner of `jugar`, only ever get goals).
+            return activos.filter { canal, avisar in
+                aviso.tipo.clase.map(avisar.contains) ?? true
+                    && (filtros[canal] ?? FiltrosDeCanal()).dejanPasar(
+                        partido: aviso.partidoId, equipo: equipo, competicion: encuentro?.2)
+            }.map(\.0) + (aviso.tipo == .gol ? canalesPropios : [])
         }
         let estado = permitido ? EstadoDeEntrega.pendiente : .descartada
         for aviso in avisos {
@@ -470,13 +479,14 @@ enum ConsultasDeAvisos {
                     """
                     INSERT INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo,
                         cuerpo, minuto, anadido, jugador, equipo, marcador_local,
-                        marcador_visitante, adjunto, creado)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        marcador_visitante, adjunto, creado, seguimiento_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT DO NOTHING RETURNING id
                     """, ejecucion, aviso.tipo == .prueba ? nil : aviso.partidoId,
                     aviso.tipo.rawValue, aviso.identificador, aviso.titulo, aviso.cuerpo,
                     aviso.minuto.minuto, aviso.minuto.anadido, aviso.jugador, aviso.equipo,
-                    aviso.marcador.local, aviso.marcador.visitante, aviso.adjunto, ahora)
+                    aviso.marcador.local, aviso.marcador.visitante, aviso.adjunto, ahora,
+                    seguimiento)
             else { continue }
             for canal in canales(de: aviso) {
                 try db.execute(
@@ -484,8 +494,8 @@ enum ConsultasDeAvisos {
                     INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
                         ultimo_error)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """, id, canal, ejecucion ?? 0, estado.rawValue, ahora,
-                    permitido ? nil : "avisos de gol desactivados")
+                    """, id, canal, ejecucion ?? seguimiento.map { -$0 } ?? 0, estado.rawValue,
+                    ahora, permitido ? nil : "avisos de gol desactivados")
             }
         }
     }

@@ -45,13 +45,15 @@ public struct CambiosSQL<Cola: ColaSQL>: Cambios {
                 // A test notice has no run; of the same identifier, the newest is the one.
                 try db.execute(
                     """
-                    INSERT INTO cambio (clase, partido_id, aviso_id, imagen)
-                    SELECT 'notificacion', nullif(CAST(?1 AS BIGINT), 0), id, CAST(?4 AS TEXT)
+                    INSERT INTO cambio (clase, partido_id, aviso_id, imagen, silencioso)
+                    SELECT 'notificacion', nullif(CAST(?1 AS BIGINT), 0), id, CAST(?4 AS TEXT),
+                        CAST(?6 AS BIGINT)
                     FROM aviso
-                    WHERE identificador = ?2
+                    WHERE identificador = ?2 AND tipo = ?5 AND coalesce(partido_id, 0) = ?1
                       AND (ejecucion_id = ?3 OR (ejecucion_id IS NULL AND CAST(?3 AS BIGINT) IS NULL))
                     ORDER BY id DESC LIMIT 1
-                    """, aviso.partidoId, aviso.identificador, aviso.ejecucion, aviso.adjuntoLocal)
+                    """, aviso.partidoId, aviso.identificador, aviso.ejecucion, aviso.adjuntoLocal,
+                    aviso.tipo.rawValue, aviso.tranquilo ? 1 : 0)
             }
         }
     }

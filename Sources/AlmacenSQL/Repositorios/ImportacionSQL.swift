@@ -33,12 +33,13 @@ public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
         return soloComprobar ? try queue.read(cuerpo) : try queue.write(cuerpo)
     }
 
-    private static func equipo(_ nombre: String, _ db: some BaseSQL) throws -> Int {
+    static func equipo(_ nombre: String, _ db: some BaseSQL) throws -> Int {
         try db.execute("INSERT INTO equipo (nombre) VALUES (?) ON CONFLICT DO NOTHING", nombre)
         return try db.scalarInt("SELECT id FROM equipo WHERE nombre = ?", nombre)!
     }
 
-    private static func insertar(_ entrada: EntradaDeImportacion, _ db: some BaseSQL) throws {
+    @discardableResult
+    static func insertar(_ entrada: EntradaDeImportacion, _ db: some BaseSQL) throws -> Int {
         let local = try equipo(entrada.local, db)
         let visitante = try equipo(entrada.visitante, db)
         let partido = try db.scalarInt(
@@ -54,7 +55,13 @@ public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
             entrada.finalDelPartido?.visitante, entrada.trasLaProrroga?.local,
             entrada.trasLaProrroga?.visitante, entrada.penaltis?.local, entrada.penaltis?.visitante,
             entrada.goles != nil, entrada.clave, entrada.inicio)
-        for (orden, gol) in (entrada.goles ?? []).enumerated() {
+        try insertarGoles(entrada.goles ?? [], partido: partido!, db)
+        return partido!
+    }
+
+    /// The script of match `partido`: its goals, in playing order.
+    static func insertarGoles(_ goles: [Gol], partido: Int, _ db: some BaseSQL) throws {
+        for (orden, gol) in goles.enumerated() {
             let equipoDelJugador = try equipo(gol.jugador.equipo.nombre, db)
             try db.execute(
                 "INSERT INTO jugador (nombre, equipo_id) VALUES (?, ?) ON CONFLICT DO NOTHING",

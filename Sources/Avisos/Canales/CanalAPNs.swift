@@ -33,14 +33,17 @@ public struct CanalAPNs: Notificador {
                 var body: String
             }
             var alert: Alerta
-            var sound = "default"
+            var sound: String? = "default"
             var threadId: String
             var mutableContent: Int?
+            /// `passive` in quiet hours: listed, without sound or lighting the screen.
+            var interruptionLevel: String?
 
             enum CodingKeys: String, CodingKey {
                 case alert, sound
                 case threadId = "thread-id"
                 case mutableContent = "mutable-content"
+                case interruptionLevel = "interruption-level"
             }
         }
         var aps: Aps
@@ -66,6 +69,10 @@ public struct CanalAPNs: Notificador {
                 alert: .init(title: aviso.titulo, body: cuerpo),
                 threadId: "partido-\(aviso.partidoId)")
             if aviso.adjunto != nil { aps.mutableContent = 1 }
+            if aviso.tranquilo {
+                aps.sound = nil
+                aps.interruptionLevel = "passive"
+            }
             return Array(
                 try codificador.encode(
                     Carga(

@@ -55,6 +55,10 @@ public struct CanalEscritorio: Notificador {
         if let local = aviso.adjuntoLocal, aviso.tipoDeAdjunto != "mp4" {
             argumentos.append("--hint=string:image-path:file://\(local)")
         }
+        // Quiet hours: low urgency and no sound (the specification's hints).
+        if aviso.tranquilo {
+            argumentos += ["--urgency=low", "--hint=boolean:suppress-sound:true"]
+        }
         return argumentos + ["--", aviso.titulo, sinMarcado(aviso.cuerpo)]
     }
 

@@ -15,8 +15,10 @@ public struct CanalRegistro: Notificador {
 
     static func linea(_ aviso: AvisoDeGol) -> String {
         switch aviso.tipo {
-        case .gol:
-            "notificación «\(aviso.titulo)» enviada: \(aviso.jugador), minuto \(aviso.minuto)"
+        case .gol, .anulado:
+            "notificación «\(aviso.titulo)» enviada: "
+                + "\(aviso.jugador.isEmpty ? aviso.equipo : aviso.jugador), minuto \(aviso.minuto)"
+        case .inicio, .descanso, .final: "notificación «\(aviso.titulo)» enviada: \(aviso.cuerpo)"
         case .prueba: "notificación «\(aviso.titulo)» enviada"
         }
     }
@@ -31,7 +33,7 @@ public struct CanalRegistro: Notificador {
     public func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
         do {
             try registro.guardar(
-                lineas: avisos.map { (Self.linea($0), $0.tipo == .gol ? $0.partidoId : nil) })
+                lineas: avisos.map { (Self.linea($0), $0.tipo.esDePartido ? $0.partidoId : nil) })
             return Array(repeating: nil, count: avisos.count)
         } catch {
             let fallo = FalloDeEntrega(

@@ -22,7 +22,7 @@ public struct CanalTerminal: Notificador {
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
         let texto = enmarcado ? Self.banner(aviso) : Self.linea(aviso)
-        escribir(texto + (conCampana ? "\u{07}" : ""))
+        escribir(texto + (conCampana && !aviso.tranquilo ? "\u{07}" : ""))
     }
 
     /// One plain line for piped output: `¡Gol! Luis (Rayo FC), minuto 35 · adjunto: gol.gif (GIF)`.

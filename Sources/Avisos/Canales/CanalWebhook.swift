@@ -31,6 +31,11 @@ public struct CanalWebhook: Notificador {
         var marcador: String
         var adjunto: String?
         var adjuntoTipo: String?
+        /// `gol`, `anulado` (same identifier and key as its goal: it replaces the alert),
+        /// `inicio`, `descanso`, `final`, `prueba`.
+        var tipo: String
+        /// Present, and true, in the channel's quiet hours.
+        var tranquilo: Bool?
     }
 
     static func documento(_ aviso: AvisoDeGol) throws -> [UInt8] {
@@ -44,7 +49,8 @@ public struct CanalWebhook: Notificador {
                     titulo: aviso.titulo, cuerpo: aviso.cuerpo,
                     marcador: aviso.marcador.description,
                     adjunto: aviso.adjunto.map(DireccionWeb.sinCredenciales),
-                    adjuntoTipo: aviso.tipoDeAdjunto)))
+                    adjuntoTipo: aviso.tipoDeAdjunto, tipo: aviso.tipo.rawValue,
+                    tranquilo: aviso.tranquilo ? true : nil)))
     }
 
     /// `=?UTF-8?B?…?=` (RFC 2047): how a non-ASCII title fits in an HTTP header.
@@ -63,8 +69,10 @@ public struct CanalWebhook: Notificador {
             cabeceras += [
                 ("Content-Type", "text/plain; charset=utf-8"),
                 ("Title", Self.cabeceraCodificada(aviso.titulo)),
-                ("Tags", "soccer"),
+                ("Tags", aviso.tipo == .anulado ? "x" : "soccer"),
             ]
+            // ntfy's low priority: no sound, no pop-up.
+            if aviso.tranquilo { cabeceras.append(("Priority", "2")) }
             if let adjunto = aviso.adjunto {
                 let nombre =
                     aviso.identificador + "."

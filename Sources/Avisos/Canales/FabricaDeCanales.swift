@@ -89,7 +89,10 @@ public enum FabricaDeCanales {
         for configurado in configurados where configurado.activo {
             switch crear(configurado, entorno: entorno, registro: registro, cambios: cambios) {
             case .success(let canal):
-                canales.append(CanalActivo(notificador: canal, firma: configurado.firma))
+                canales.append(
+                    CanalActivo(
+                        notificador: canal, firma: configurado.firma,
+                        horasTranquilas: configurado.horasTranquilas))
             case .failure(let fallo): fallos.append(fallo)
             }
         }
@@ -99,7 +102,9 @@ public enum FabricaDeCanales {
 
 extension CanalConfigurado {
     /// What identifies this configuration: a lane is rebuilt when it changes (a new URL).
-    public var firma: String { "\(tipo.rawValue) \(ajustes)" }
+    public var firma: String {
+        "\(tipo.rawValue) \(ajustes) \(horasTranquilas?.description ?? "")"
+    }
 }
 
 /// A channel that cannot work on this machine, and why.

@@ -58,6 +58,20 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
 
     var seguimiento = OpcionesDeSeguimiento()
 
+    @Opcion(
+        "--avisar",
+        ayuda:
+            "Qué avisos recibe: goles, anulados, inicio, descanso y final, separados por comas (por defecto, goles,anulados)."
+    )
+    var avisar: ClasesElegidas?
+
+    @Opcion(
+        "--horas-tranquilas",
+        ayuda:
+            "Horas (en tu zona) en que los avisos llegan sin sonido ni ventana, donde el canal lo permite: 23:00-08:00."
+    )
+    var horasTranquilas: HorasTranquilas?
+
     /// Stores the channel (the core checks its name, what it follows and that it works here).
     @MainActor
     func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
@@ -66,7 +80,7 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
         contexto.terminal.linea(
             try contexto.nucleo().anadirCanal(
                 tipo, nombre: nombre, ajustes: ajustes, seguimiento: seguimiento.leido,
-                reemplazar: reemplazar))
+                reemplazar: reemplazar, avisar: avisar?.clases, horasTranquilas: horasTranquilas))
         return .ok
     }
 }

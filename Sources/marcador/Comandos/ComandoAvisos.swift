@@ -32,6 +32,8 @@ struct ComandoAvisos: Comando {
         struct AvisoJSON: Encodable {
             var id: Int
             var partido: Int
+            /// `gol`, `anulado`, `inicio`, `descanso`, `final`, `prueba`.
+            var tipo: String
             var identificador: String
             var titulo: String
             var cuerpo: String
@@ -59,7 +61,7 @@ struct ComandoAvisos: Comando {
                     uniqueKeysWithValues: recuento.map { ($0.key.rawValue, $0.value) }),
                 ultimos: ultimos.map {
                     EstadoJSON.AvisoJSON(
-                        id: $0.id, partido: $0.aviso.partidoId,
+                        id: $0.id, partido: $0.aviso.partidoId, tipo: $0.aviso.tipo.rawValue,
                         identificador: $0.aviso.identificador,
                         titulo: $0.aviso.titulo, cuerpo: $0.aviso.cuerpo, entregas: $0.entregas,
                         adjunto: $0.enriquecido.map { $0 ? "enriquecido" : "original" },

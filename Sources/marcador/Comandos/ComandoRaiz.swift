@@ -13,6 +13,8 @@ struct ComandoRaiz: Comando {
             ComandoServir.self,
             ComandoAjustes.self,
             ComandoAvisos.self,
+            ComandoFuentes.self,
+            ComandoDirecto.self,
             ComandoImportar.self,
             ComandoCompeticiones.self,
             ComandoClasificacion.self,

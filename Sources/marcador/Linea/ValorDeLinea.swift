@@ -147,3 +147,32 @@ extension Clasificacion.Desempate: ValorDeLinea {
     static var marcador: String { "CRITERIO" }
     static var valoresPosibles: [String]? { allCases.map(\.rawValue) }
 }
+
+/// `--avisar goles,anulados,inicio,descanso,final`.
+struct ClasesElegidas: ValorDeLinea, Hashable {
+    let clases: Set<ClaseDeAviso>
+
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> ClasesElegidas {
+        guard let clases = ClaseDeAviso.leer(texto) else {
+            throw .uso(
+                "\(nombre) es una lista de "
+                    + ClaseDeAviso.allCases.map(\.rawValue).joined(separator: ", ")
+                    + " separadas por comas; no \(citado(texto)).")
+        }
+        return ClasesElegidas(clases: clases)
+    }
+    static var marcador: String { "CLASES" }
+}
+
+/// `--horas-tranquilas 23:00-08:00`.
+extension HorasTranquilas: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> HorasTranquilas {
+        guard let horas = HorasTranquilas(texto) else {
+            throw .uso(
+                "\(nombre) es un intervalo de horas como 23:00-08:00 (en tu zona horaria); no \(citado(texto))."
+            )
+        }
+        return horas
+    }
+    static var marcador: String { "HH:MM-HH:MM" }
+}

@@ -1,0 +1,270 @@
+import Avisos
+import Directo
+import Persistencia
+import Sistema
+import Torneo
+
+/// Polls the live feeds (DESIGN §15) for `marcador directo`: every source that is due and not
+/// held by another poller is leased, fetched with its validators (`If-None-Match`,
+/// `If-Modified-Since`) and its key, read, compared with each match's snapshot, and the
+/// outcome written with its notices in one transaction. Sources are polled concurrently, so
+/// one that hangs delays no other; the dispatchers that deliver the notices run beside it.
+public final class Sondeador: Sendable {
+    public typealias Cliente = @Sendable (PeticionHTTP) async throws -> RespuestaHTTP
+
+    let nucleo: Nucleo
+    let registro: any Registro
+    let arrendatario: String
+    let cliente: Cliente
+    /// Rung when a poll queued notices: the dispatcher looks for work at once.
+    let alAvisar: @Sendable () -> Void
+    /// How long a source is this poller's once leased: longer than any poll can take (the
+    /// request's limit is 10 s at most), so only a poller that died or froze loses it.
+    public static let arriendo = 60.0
+    /// The largest answer read (a season's match list is well under 1 MB).
+    public static let bytesMaximos = 16 * 1024 * 1024
+
+    public init(
+        nucleo: Nucleo, registro: any Registro,
+        arrendatario: String =
+            "directo-\(Propietario.actual.pid)-\(UInt32.random(in: 0...UInt32.max))",
+        cliente: @escaping Cliente = ClienteHTTP.enviar,
+        alAvisar: @escaping @Sendable () -> Void = {}
+    ) {
+        self.nucleo = nucleo
+        self.registro = registro
+        self.arrendatario = arrendatario
+        self.cliente = cliente
+        self.alAvisar = alAvisar
+    }
+
+    /// What one poll of one source did.
+    public struct Resultado: Sendable, Hashable {
+        public var fuente: String
+        public var estado: String
+        public var avisos: Int
+        public var guardado: Bool
+    }
+
+    /// Polls every source due now, at once, and returns what each did.
+    @discardableResult
+    public func sondearDebidas() async throws -> [Resultado] {
+        let debidas = try await enLaTienda {
+            try self.nucleo.tienda.fuentes.arrendarDebidas(
+                arrendatario: self.arrendatario, ahora: self.nucleo.ahora(),
+                arriendo: Self.arriendo)
+        }
+        return await withTaskGroup(of: Resultado?.self) { grupo in
+            for fuente in debidas {
+                grupo.addTask(executorPreference: EjecutorDedicado.deLaTienda) {
+                    await self.sondear(fuente)
+                }
+            }
+            var resultados: [Resultado] = []
+            for await resultado in grupo { if let resultado { resultados.append(resultado) } }
+            return resultados.sorted { $0.fuente < $1.fuente }
+        }
+    }
+
+    /// Polls until cancelled, each source when it is due; looks at least every second (a
+    /// source added meanwhile, one another poller gave back).
+    public func vigilar(alSondear: @escaping @Sendable ([Resultado]) -> Void = { _ in }) async {
+        while !Task.isCancelled {
+            do {
+                let resultados = try await sondearDebidas()
+                if !resultados.isEmpty { alSondear(resultados) }
+            } catch {
+                registro.anotar("no se pudieron leer las fuentes: \(explicacion(de: error))")
+            }
+            let ahora = nucleo.ahora()
+            let proximo =
+                (try? await enLaTienda { try self.nucleo.tienda.fuentes.proximoSondeo() }) ?? nil
+            let espera = min(1, max(0.02, (proximo ?? ahora + 1) - ahora))
+            try? await nucleo.reloj.esperar(.milliseconds(Int64(espera * 1000)))
+        }
+    }
+
+    // MARK: - One source
+
+    private func sondear(_ arrendada: FuenteArrendada) async -> Resultado? {
+        let fuente = arrendada.estado
+        let nombre = fuente.configurada.nombre
+        let formato = FormatoDeFuente(rawValue: fuente.configurada.formato) ?? .openfootball
+        var cabeceras = [("Accept", "application/json"), ("User-Agent", "marcador")]
+        if let etag = arrendada.etag { cabeceras.append(("If-None-Match", etag)) }
+        if let modificado = arrendada.modificado {
+            cabeceras.append(("If-Modified-Since", modificado))
+        }
+        if formato == .footballData, let clave = fuente.configurada.clave {
+            cabeceras.append(("X-Auth-Token", clave))
+        }
+        let cada = fuente.configurada.cada
+        // A poll never takes longer than its interval (2 s at least, 10 s at most): a
+        // provider that hangs costs one poll, not the source.
+        let limite = min(10, max(2, cada))
+        let sondeo: SondeoHecho
+        do {
+            let respuesta = try await cliente(
+                PeticionHTTP(
+                    url: fuente.configurada.url, cabeceras: cabeceras, limite: limite,
+                    maximoDeBytes: Self.bytesMaximos))
+            if Task.isCancelled { return await soltar(fuente) }
+            sondeo = leer(respuesta, de: arrendada, formato: formato)
+        } catch is CancellationError {
+            return await soltar(fuente)
+        } catch {
+            if Task.isCancelled { return await soltar(fuente) }
+            sondeo = fallido(arrendada, "sin respuesta: \(error)")
+        }
+        let avisos = sondeo.partidos.reduce(0) { $0 + $1.avisos.count }
+        do {
+            let guardado = try nucleo.tienda.fuentes.registrar(
+                sondeo, arrendatario: arrendatario, ahora: nucleo.ahora())
+            if !guardado {
+                registro.anotar(
+                    "fuente \(citado(nombre)): otro proceso la tomó mientras este la sondeaba; "
+                        + "este sondeo no se guarda")
+            } else if sondeo.fallido || avisos > 0 || !sondeo.partidos.isEmpty {
+                registro.anotar("fuente \(citado(nombre)): \(sondeo.estado)")
+            }
+            if guardado && avisos > 0 { alAvisar() }
+            return Resultado(
+                fuente: nombre, estado: sondeo.estado, avisos: guardado ? avisos : 0,
+                guardado: guardado)
+        } catch {
+            // The lease runs out by itself; the next poll (here or elsewhere) tries again
+            // from the same snapshot, so nothing is lost and nothing doubled.
+            registro.anotar(
+                "fuente \(citado(nombre)): no se pudo guardar el sondeo: \(explicacion(de: error))")
+            return Resultado(fuente: nombre, estado: sondeo.estado, avisos: 0, guardado: false)
+        }
+    }
+
+    private func soltar(_ fuente: EstadoDeFuente) async -> Resultado? {
+        try? nucleo.tienda.fuentes.soltar(fuente: fuente.id, arrendatario: arrendatario)
+        return nil
+    }
+
+    /// The outcome of an answer.
+    func leer(_ respuesta: RespuestaHTTP, de arrendada: FuenteArrendada, formato: FormatoDeFuente)
+        -> SondeoHecho
+    {
+        let fuente = arrendada.estado
+        let ahora = nucleo.ahora()
+        let cada = fuente.configurada.cada
+        // football-data says how many requests are left this minute: none left, none sent.
+        var proximo = ahora + cada
+        if respuesta.cabeceras["x-requests-available-minute"] == "0" {
+            let reinicio = respuesta.cabeceras["x-requestcounter-reset"].flatMap(Double.init) ?? 60
+            proximo = max(proximo, ahora + reinicio)
+        }
+        switch respuesta.codigo {
+        case 304:
+            return SondeoHecho(
+                fuente: fuente.id, etag: arrendada.etag, modificado: arrendada.modificado,
+                proximo: proximo, estado: "sin cambios (304)", fallido: false)
+        case 200..<300:
+            guard !respuesta.cortado else {
+                return fallido(
+                    arrendada, "la respuesta pasa de \(Self.bytesMaximos / 1_048_576) MB")
+            }
+            let partidos: [PartidoDelFeed]
+            do {
+                partidos = try formato.leer(
+                    respuesta.cuerpo, nombrePorDefecto: fuente.configurada.nombre)
+            } catch {
+                return fallido(arrendada, "respuesta ilegible: \(TextoSeguro.limpio("\(error)"))")
+            }
+            let cambiados = comparar(partidos, con: arrendada, ahora: ahora)
+            let avisos = cambiados.reduce(0) { $0 + $1.avisos.count }
+            return SondeoHecho(
+                fuente: fuente.id, etag: respuesta.cabeceras["etag"],
+                modificado: respuesta.cabeceras["last-modified"], proximo: proximo,
+                estado: "\(respuesta.codigo), "
+                    + Textos.cuenta(partidos.count, "partido", "partidos") + ", "
+                    + "\(cambiados.count) cambiaron, "
+                    + Textos.cuenta(avisos, "aviso", "avisos"),
+                fallido: false, partidos: cambiados)
+        case 429:
+            let espera = max(
+                respuesta.reintentarTras ?? 0,
+                Self.espera(fallos: fuente.fallosSeguidos, cada: cada))
+            return SondeoHecho(
+                fuente: fuente.id, etag: nil, modificado: nil, proximo: ahora + espera,
+                estado: "HTTP 429: espera \(Textos.segundos(espera)) s", fallido: true)
+        default:
+            return fallido(
+                arrendada, "HTTP \(respuesta.codigo)", reintentarTras: respuesta.reintentarTras)
+        }
+    }
+
+    private func fallido(
+        _ arrendada: FuenteArrendada, _ motivo: String, reintentarTras: Double? = nil
+    )
+        -> SondeoHecho
+    {
+        let fuente = arrendada.estado
+        let espera = max(
+            reintentarTras ?? 0,
+            Self.espera(fallos: fuente.fallosSeguidos, cada: fuente.configurada.cada))
+        return SondeoHecho(
+            fuente: fuente.id, etag: nil, modificado: nil, proximo: nucleo.ahora() + espera,
+            estado: "\(motivo); se reintenta en \(Textos.segundos(espera)) s", fallido: true)
+    }
+
+    /// After `fallos` failures in a row: the interval, doubled each time, 5 minutes at most.
+    static func espera(fallos: Int, cada: Double) -> Double {
+        min(300, max(cada, 1) * Double(1 << min(fallos + 1, 8)) / 2)
+    }
+
+    /// The matches whose snapshot changed, with their notices.
+    private func comparar(
+        _ partidos: [PartidoDelFeed], con arrendada: FuenteArrendada, ahora: Double
+    )
+        -> [PartidoSondeado]
+    {
+        // A source that follows nothing yet is being looked at for the first time: what it
+        // shows is where things stand, not news.
+        let primeraVez = arrendada.fotos.isEmpty
+        var vistas: Set<String> = []
+        var cambiados: [PartidoSondeado] = []
+        for partido in partidos where vistas.insert(partido.claveExterna).inserted {
+            let guardada = arrendada.fotos[partido.claveExterna]
+            let anterior = guardada.flatMap { FotoDePartido.leer($0.foto) }
+            let (foto, avisos) = Comparador.comparar(
+                anterior: anterior, con: partido, partidoId: guardada?.partido ?? 0,
+                silencioso: primeraVez, minutoEstimado: Self.minutoEstimado(partido, ahora: ahora))
+            let json = foto.json
+            guard json != guardada?.foto || !avisos.isEmpty else { continue }
+            let entrada = EntradaDeImportacion(
+                clave: partido.clave, local: partido.local, visitante: partido.visitante,
+                competicion: partido.competicion, ronda: partido.ronda, fecha: partido.fecha,
+                hora: partido.hora, grupo: partido.grupo, estadio: nil,
+                finalDelPartido: partido.finalDelPartido ?? partido.marcador,
+                trasLaProrroga: partido.trasLaProrroga, penaltis: partido.penaltis,
+                tieneProrroga: partido.trasLaProrroga != nil, goles: partido.goles,
+                conAvisos: false)
+            cambiados.append(
+                PartidoSondeado(
+                    claveExterna: partido.claveExterna, entrada: entrada, directo: partido.estado,
+                    minuto: partido.minuto, foto: json, avisos: avisos))
+        }
+        return cambiados
+    }
+
+    /// A goal's minute when the feed gives neither the goal's nor the match's: the time since
+    /// kick-off, less a 15-minute half-time after the first 45.
+    static func minutoEstimado(_ partido: PartidoDelFeed, ahora: Double) -> Int? {
+        guard let saque = Saque(fecha: partido.fecha, hora: partido.hora), saque.instanteConocido
+        else { return nil }
+        let transcurridos = Int((ahora - Double(saque.segundos)) / 60) + 1
+        let jugados = transcurridos <= 45 ? transcurridos : max(45, transcurridos - 15)
+        return min(120, max(1, jugados))
+    }
+
+    private func enLaTienda<T: Sendable>(_ trabajo: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
+        try await withTaskExecutorPreference(EjecutorDedicado.deLaTienda) { try trabajo() }
+    }
+}

@@ -1,0 +1,58 @@
+import FoundationEssentials
+import Torneo
+
+/// The last snapshot of a followed match, kept in the store (`seguimiento.foto`): what the
+/// next answer of its feed is compared with. It is written in the transaction that queues the
+/// notices for the change, so a process killed before the commit notifies nothing and leaves
+/// the change for the next poll, and one killed after it leaves nothing to notify again.
+public struct FotoDePartido: Sendable, Hashable, Codable {
+    /// A goal standing in the match, as it was notified (an annulment repeats it).
+    public struct GolAvisado: Sendable, Hashable, Codable {
+        public var identificador: String
+        public var cuerpo: String
+        public var jugador: String
+        public var equipo: String
+        public var minuto: MinutoDeJuego
+        public var lado: Lado
+    }
+
+    public var estado: EstadoEnDirecto
+    public var minuto: Int?
+    public var marcador: Marcador
+    public var goles: [GolAvisado]
+    /// Kick-off, half-time and full time already notified (each once per match).
+    public var momentos: [TipoDeAviso]
+
+    public static let vacia = FotoDePartido(
+        estado: .programado, minuto: nil, marcador: .cero, goles: [], momentos: [])
+
+    public var json: String {
+        let codificador = JSONEncoder()
+        codificador.outputFormatting = [.sortedKeys]
+        return (try? codificador.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A stored snapshot; one that cannot be read (written by hand, or by a newer marcador) is
+    /// `nil`, and the match is then taken as first seen.
+    public static func leer(_ json: String) -> FotoDePartido? {
+        try? JSONDecoder().decode(FotoDePartido.self, from: Data(json.utf8))
+    }
+}
+
+extension FotoDePartido.GolAvisado {
+    init(_ aviso: AvisoDeGol) {
+        self.init(
+            identificador: aviso.identificador, cuerpo: aviso.cuerpo, jugador: aviso.jugador,
+            equipo: aviso.equipo, minuto: aviso.minuto, lado: aviso.lado ?? .local)
+    }
+
+    /// The goal's notice again, to annul it.
+    func aviso(partidoId: Int) -> AvisoDeGol {
+        var aviso = AvisoDeGol(
+            identificador: identificador, titulo: AvisoDeGol.tituloDeGol, cuerpo: cuerpo,
+            partidoId: partidoId, minuto: minuto, jugador: jugador, equipo: equipo,
+            marcador: .cero)
+        aviso.lado = lado
+        return aviso
+    }
+}

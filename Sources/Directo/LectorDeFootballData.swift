@@ -1,0 +1,183 @@
+import Importador
+import Torneo
+
+/// Reads football-data.org v4's match list (`{"matches": [...]}`, as `/v4/matches` and
+/// `/v4/competitions/{code}/matches` answer): each match's `id`, `utcDate`, `status`,
+/// `minute`, `homeTeam`/`awayTeam`, `score` and, where the plan gives them, `goals`.
+/// Lenient with what it does not need, strict with what it does: a match without teams or an
+/// id is an error, never a guess.
+public enum LectorDeFootballData {
+    public static func leer(_ bytes: [UInt8], competicion porDefecto: String) throws
+        -> [PartidoDelFeed]
+    {
+        let raiz: ValorJSON
+        do {
+            raiz = try ValorJSON.leer(bytes)
+        } catch {
+            throw FalloDeFeed("la respuesta no es JSON válido")
+        }
+        guard case .lista(let lista)? = raiz["matches"] else {
+            throw FalloDeFeed("la respuesta no trae la lista «matches»")
+        }
+        let competicionDeLaLista = texto(raiz["competition"]?["name"])
+        return try lista.enumerated().map { indice, valor in
+            try partido(valor, indice: indice, competicion: competicionDeLaLista ?? porDefecto)
+        }
+    }
+
+    private static func partido(_ valor: ValorJSON, indice: Int, competicion: String) throws
+        -> PartidoDelFeed
+    {
+        func fallo(_ que: String) -> FalloDeFeed { FalloDeFeed("matches[\(indice)]: \(que)") }
+        guard let id = entero(valor["id"]) else { throw fallo("falta el «id» del partido") }
+        guard let local = equipo(valor["homeTeam"]), let visitante = equipo(valor["awayTeam"])
+        else { throw fallo("faltan los equipos (homeTeam, awayTeam)") }
+        guard local != visitante else { throw fallo("los dos equipos son el mismo") }
+        for nombre in [local, visitante] {
+            if let problema = LectorOpenFootball.problemaDeNombre(nombre) {
+                throw fallo("el equipo \(problema)")
+            }
+        }
+        var fecha: String?
+        var hora: String?
+        if let utc = texto(valor["utcDate"]) {
+            // `2024-08-16T19:00:00Z`: the day and time in UTC.
+            let partes = utc.split(separator: "T")
+            guard partes.count == 2, FechaDeCalendario(String(partes[0])) != nil,
+                let reloj = HoraDeSaque(String(partes[1].prefix(5)))
+            else { throw fallo("«utcDate» no es una fecha: \(TextoSeguro.limpio(utc))") }
+            fecha = String(partes[0])
+            hora = "\(reloj.reloj) UTC"
+        }
+        let estado = Self.estado(texto(valor["status"]) ?? "")
+        let puntuacion = valor["score"]
+        let penaltis = resultado(puntuacion?["penalties"])
+        let total = resultado(puntuacion?["fullTime"])
+        // v4's fullTime is every goal of the match, a shoot-out's included: without them it
+        // is the score; after 90 minutes it is `regularTime` when there was extra time.
+        let marcador = total.map { total -> Marcador in
+            guard let penaltis else { return total }
+            return Marcador(
+                local: max(0, total.local - penaltis.local),
+                visitante: max(0, total.visitante - penaltis.visitante))
+        }
+        let duracion = texto(puntuacion?["duration"]) ?? "REGULAR"
+        let conProrroga = duracion != "REGULAR"
+        var partido = PartidoDelFeed(
+            claveExterna: String(id),
+            competicion: texto(valor["competition"]?["name"]) ?? competicion,
+            fecha: fecha, hora: hora, ronda: ronda(valor), grupo: grupo(valor["group"]),
+            local: local, visitante: visitante, estado: estado, minuto: entero(valor["minute"]),
+            marcador: marcador)
+        if estado == .terminado {
+            partido.finalDelPartido =
+                conProrroga ? (resultado(puntuacion?["regularTime"]) ?? marcador) : marcador
+            partido.trasLaProrroga = conProrroga ? marcador : nil
+            partido.penaltis = penaltis
+        }
+        if case .lista(let goles)? = valor["goals"] {
+            partido.goles = try goles.enumerated().map { i, gol in
+                try self.gol(
+                    gol, local: local, visitante: visitante,
+                    idLocal: entero(valor["homeTeam"]?["id"]),
+                    fallo: { fallo("goals[\(i)]: \($0)") })
+            }.sorted { $0.minuto < $1.minuto }
+        }
+        return partido
+    }
+
+    /// SCHEDULED/TIMED, IN_PLAY/LIVE/EXTRA_TIME/PENALTY_SHOOTOUT, PAUSED, FINISHED/AWARDED,
+    /// SUSPENDED/POSTPONED/CANCELLED.
+    static func estado(_ texto: String) -> EstadoEnDirecto {
+        switch texto {
+        case "IN_PLAY", "LIVE", "EXTRA_TIME", "PENALTY_SHOOTOUT": .enJuego
+        case "PAUSED": .descanso
+        case "FINISHED", "AWARDED": .terminado
+        case "SUSPENDED", "POSTPONED", "CANCELLED": .suspendido
+        default: .programado
+        }
+    }
+
+    private static func gol(
+        _ valor: ValorJSON, local: String, visitante: String, idLocal: Int?,
+        fallo: (String) -> FalloDeFeed
+    ) throws -> Gol {
+        guard var minuto = entero(valor["minute"]), (1...130).contains(minuto) else {
+            throw fallo("falta el minuto")
+        }
+        var anadido = max(0, min(30, entero(valor["injuryTime"]) ?? 0))
+        // A minute past 120 is the added time of extra time.
+        if minuto > 120 {
+            anadido = min(30, anadido + minuto - 120)
+            minuto = 120
+        }
+        guard let nombre = texto(valor["scorer"]?["name"]), !nombre.isEmpty else {
+            throw fallo("falta el goleador")
+        }
+        if let problema = LectorOpenFootball.problemaDeNombre(nombre) {
+            throw fallo("el goleador \(problema)")
+        }
+        // `team` is the side the goal counts for; an own goal's scorer plays for the other.
+        let equipo = valor["team"]
+        let esLocal =
+            idLocal != nil && entero(equipo?["id"]) != nil
+            ? entero(equipo?["id"]) == idLocal : texto(equipo?["name"]) == local
+        let lado: Lado = esLocal ? .local : .visitante
+        let tipo = texto(valor["type"]) ?? "REGULAR"
+        let propia = tipo == "OWN"
+        let suyo = (propia ? lado.contrario : lado) == .local ? local : visitante
+        return Gol(
+            minuto: MinutoDeJuego(minuto, anadido: anadido),
+            jugador: Jugador(nombre, de: Equipo(suyo)), lado: lado, penalti: tipo == "PENALTY",
+            enPropiaPuerta: propia)
+    }
+
+    private static func equipo(_ valor: ValorJSON?) -> String? {
+        (texto(valor?["name"]) ?? texto(valor?["shortName"])).flatMap {
+            $0.isEmpty ? nil : $0
+        }
+    }
+
+    /// `Matchday 3` in a league, `League, Matchday 3` in a league phase, `Round of 16`…
+    private static func ronda(_ valor: ValorJSON) -> String? {
+        let jornada = entero(valor["matchday"])
+        switch texto(valor["stage"]) {
+        case nil, "REGULAR_SEASON", "GROUP_STAGE":
+            return jornada.map { "Matchday \($0)" }
+        case "LEAGUE_STAGE":
+            return jornada.map { "League, Matchday \($0)" } ?? "League"
+        case "LAST_64": return "Round of 64"
+        case "LAST_32": return "Round of 32"
+        case "LAST_16": return "Round of 16"
+        case let fase?:
+            return fase.split(separator: "_").map { $0.prefix(1) + $0.dropFirst().lowercased() }
+                .joined(separator: " ")
+        }
+    }
+
+    /// `GROUP_A` → `Group A`.
+    private static func grupo(_ valor: ValorJSON?) -> String? {
+        guard let grupo = texto(valor), !grupo.isEmpty else { return nil }
+        return grupo.hasPrefix("GROUP_") ? "Group " + grupo.dropFirst(6) : grupo
+    }
+
+    private static func resultado(_ valor: ValorJSON?) -> Marcador? {
+        guard let local = entero(valor?["home"]), let visitante = entero(valor?["away"]),
+            local >= 0, visitante >= 0
+        else { return nil }
+        return Marcador(local: local, visitante: visitante)
+    }
+
+    static func texto(_ valor: ValorJSON?) -> String? {
+        if case .texto(let texto)? = valor { return texto }
+        return nil
+    }
+
+    static func entero(_ valor: ValorJSON?) -> Int? {
+        switch valor {
+        case .numero(let n)? where n == n.rounded() && abs(n) < 1e12: return Int(n)
+        case .texto(let t)?: return Int(t)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Torneo
+
+/// One match as a live feed gives it, whatever the provider: what the snapshot is compared
+/// with and what the store keeps.
+public struct PartidoDelFeed: Sendable, Hashable {
+    /// The provider's id (football-data), or the natural key (openfootball).
+    public var claveExterna: String
+    public var competicion: String
+    /// The day and time as `importar` stores them (`2024-08-16`, `19:00 UTC`).
+    public var fecha: String?
+    public var hora: String?
+    public var ronda: String?
+    public var grupo: String?
+    public var local: String
+    public var visitante: String
+    public var estado: EstadoEnDirecto
+    /// The minute the feed says is being played, if it says.
+    public var minuto: Int?
+    /// The score now (after extra time; not the shoot-out), once there is one.
+    public var marcador: Marcador?
+    public var finalDelPartido: Marcador?
+    public var trasLaProrroga: Marcador?
+    public var penaltis: Marcador?
+    /// The goals, in playing order, when the feed lists them (football-data's free plan does
+    /// not: then only the score tells).
+    public var goles: [Gol]?
+
+    public init(
+        claveExterna: String, competicion: String, fecha: String? = nil, hora: String? = nil,
+        ronda: String? = nil, grupo: String? = nil, local: String, visitante: String,
+        estado: EstadoEnDirecto, minuto: Int? = nil, marcador: Marcador? = nil,
+        finalDelPartido: Marcador? = nil, trasLaProrroga: Marcador? = nil,
+        penaltis: Marcador? = nil, goles: [Gol]? = nil
+    ) {
+        self.claveExterna = claveExterna
+        self.competicion = competicion
+        self.fecha = fecha
+        self.hora = hora
+        self.ronda = ronda
+        self.grupo = grupo
+        self.local = local
+        self.visitante = visitante
+        self.estado = estado
+        self.minuto = minuto
+        self.marcador = marcador
+        self.finalDelPartido = finalDelPartido
+        self.trasLaProrroga = trasLaProrroga
+        self.penaltis = penaltis
+        self.goles = goles
+    }
+
+    /// The natural key the store identifies matches by (as `importar`): the same match from
+    /// a file and from a feed is one match.
+    public var clave: String {
+        [competicion, fecha ?? "", local, visitante].joined(separator: "|")
+    }
+}
+
+/// A feed answer that cannot be read: what is wrong, in a sentence.
+public struct FalloDeFeed: Error, Sendable, Hashable, CustomStringConvertible {
+    public var mensaje: String
+    public init(_ mensaje: String) { self.mensaje = mensaje }
+    public var description: String { mensaje }
+}
+
+/// The providers marcador speaks.
+public enum FormatoDeFuente: String, Sendable, Hashable, CaseIterable {
+    case footballData = "football-data"
+    case openfootball
+
+    /// Seconds between polls unless `--cada` says otherwise: football-data's free plan allows
+    /// 10 requests a minute for every competition a key follows; a file changes slowly.
+    public var cadaPorDefecto: Double {
+        switch self {
+        case .footballData: 30
+        case .openfootball: 60
+        }
+    }
+
+    /// Reads one answer of this provider.
+    public func leer(_ bytes: [UInt8], nombrePorDefecto: String) throws -> [PartidoDelFeed] {
+        switch self {
+        case .footballData: try LectorDeFootballData.leer(bytes, competicion: nombrePorDefecto)
+        case .openfootball: try LectorDeOpenFootballEnDirecto.leer(bytes, nombre: nombrePorDefecto)
+        }
+    }
+}

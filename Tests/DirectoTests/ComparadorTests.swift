@@ -1,0 +1,197 @@
+import Testing
+import Torneo
+
+@testable import Directo
+
+/// What a feed's answer means as notices (DESIGN §15), without a store or a network.
+@Suite("Directo: el comparador")
+struct ComparadorTests {
+    func partido(
+        _ estado: EstadoEnDirecto, _ marcador: Marcador?, goles: [Gol]? = nil, minuto: Int? = nil
+    ) -> PartidoDelFeed {
+        PartidoDelFeed(
+            claveExterna: "1", competicion: "Liga", fecha: "2026-12-01", hora: "20:00 UTC",
+            local: "Rayo FC", visitante: "Toros", estado: estado, minuto: minuto,
+            marcador: marcador, goles: goles)
+    }
+
+    func gol(_ minuto: Int, _ nombre: String, _ lado: Lado, propia: Bool = false) -> Gol {
+        let equipo = (propia ? lado.contrario : lado) == .local ? "Rayo FC" : "Toros"
+        return Gol(
+            minuto: MinutoDeJuego(minuto), jugador: Jugador(nombre, de: Equipo(equipo)), lado: lado,
+            enPropiaPuerta: propia)
+    }
+
+    /// Plays a sequence of answers through the comparator; the notices, as `tipo: cuerpo`.
+    func avisos(_ respuestas: [PartidoDelFeed], silencioso primero: Bool = false) -> [String] {
+        var foto: FotoDePartido?
+        var textos: [String] = []
+        for (i, respuesta) in respuestas.enumerated() {
+            let (nueva, avisos) = Comparador.comparar(
+                anterior: foto, con: respuesta, partidoId: 7, silencioso: primero && i == 0,
+                minutoEstimado: 50)
+            // What the store keeps is the JSON: the round trip must lose nothing.
+            foto = FotoDePartido.leer(nueva.json)
+            #expect(foto == nueva)
+            textos += avisos.map { "\($0.tipo.rawValue): \($0.cuerpo)" }
+        }
+        return textos
+    }
+
+    @Test func conListasCadaGolYSuAnulacion() {
+        let luis = gol(35, "Luis", .local)
+        let ivan = gol(40, "Iván", .visitante)
+        #expect(
+            avisos([
+                partido(.programado, nil),
+                partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [luis], minuto: 35),
+                partido(.enJuego, Marcador(local: 1, visitante: 1), goles: [luis, ivan]),
+                partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [luis]),
+                partido(.descanso, Marcador(local: 1, visitante: 0), goles: [luis]),
+                partido(.descanso, Marcador(local: 1, visitante: 0), goles: [luis]),
+                partido(.terminado, Marcador(local: 1, visitante: 0), goles: [luis]),
+            ]) == [
+                "inicio: Rayo FC – Toros", "gol: Luis (Rayo FC), minuto 35",
+                "gol: Iván (Toros), minuto 40", "anulado: Gol anulado: Iván (Toros), minuto 40",
+                "descanso: Rayo FC 1-0 Toros", "final: Rayo FC 1-0 Toros",
+            ])
+    }
+
+    @Test func laAnulacionLlevaElIdentificadorDelGolYElMarcadorQueDeja() {
+        let luis = gol(35, "Luis", .local)
+        let (foto, _) = Comparador.comparar(
+            anterior: nil, con: partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [luis]),
+            partidoId: 7)
+        let (_, anulado) = Comparador.comparar(
+            anterior: foto, con: partido(.enJuego, Marcador(local: 0, visitante: 0), goles: []),
+            partidoId: 7)
+        #expect(anulado.map(\.identificador) == ["gol-35-Luis"])
+        #expect(anulado.first?.tipo == .anulado)
+        #expect(anulado.first?.titulo == "Gol anulado")
+        #expect(anulado.first?.marcador == .cero)
+    }
+
+    /// football-data's free plan gives no goal lists: the score moving is the goal, with the
+    /// team and the minute; the score going down takes the side's latest goal back.
+    @Test func sinListasElMarcadorHablaPorLosGoles() {
+        #expect(
+            avisos([
+                partido(.enJuego, Marcador(local: 0, visitante: 0), minuto: 10),
+                partido(.enJuego, Marcador(local: 1, visitante: 0), minuto: 12),
+                partido(.enJuego, Marcador(local: 2, visitante: 1), minuto: 30),
+                partido(.enJuego, Marcador(local: 1, visitante: 1), minuto: 33),
+                partido(.enJuego, Marcador(local: 1, visitante: 1)),
+            ]) == [
+                "inicio: Rayo FC – Toros", "gol: Gol de Rayo FC, minuto 12",
+                "gol: Gol de Rayo FC, minuto 30", "gol: Gol de Toros, minuto 30",
+                "anulado: Gol anulado: Rayo FC, minuto 30",
+            ])
+    }
+
+    @Test func laPrimeraMiradaNoEsNoticiaNiUnPartidoYaAcabado() {
+        let luis = gol(35, "Luis", .local)
+        #expect(
+            avisos(
+                [
+                    partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [luis]),
+                    partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [luis]),
+                ], silencioso: true
+            ).isEmpty)
+        #expect(
+            avisos([partido(.terminado, Marcador(local: 1, visitante: 0), goles: [luis])]).isEmpty)
+        // First seen under way (not the source's first look): it did start, and its goal is news.
+        #expect(
+            avisos([partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [luis])]) == [
+                "inicio: Rayo FC – Toros", "gol: Luis (Rayo FC), minuto 35",
+            ])
+    }
+
+    @Test func unGolEnPropiaPuertaVaConSuEquipo() {
+        let propia = gol(18, "Mandžukić", .local, propia: true)
+        #expect(
+            avisos([
+                partido(.programado, nil),
+                partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [propia]),
+            ]).last == "gol: Mandžukić (Toros, en propia puerta), minuto 18")
+    }
+}
+
+@Suite("Directo: football-data v4")
+struct LectorDeFootballDataTests {
+    func leer(_ json: String) throws -> [PartidoDelFeed] {
+        try LectorDeFootballData.leer(Array(json.utf8), competicion: "fd")
+    }
+
+    @Test func unaListaConSusGolesEnPropiaPuertaYPenaltis() throws {
+        let partidos = try leer(
+            """
+            {"competition": {"name": "Primera"}, "matches": [{"id": 9, "utcDate": "2026-12-01T20:00:00Z",
+             "status": "IN_PLAY", "minute": 67, "matchday": 14, "stage": "REGULAR_SEASON",
+             "homeTeam": {"id": 1, "name": "Rayo FC"}, "awayTeam": {"id": 2, "name": "Toros"},
+             "score": {"duration": "REGULAR", "fullTime": {"home": 2, "away": 1}},
+             "goals": [{"minute": 50, "type": "PENALTY", "team": {"id": 1}, "scorer": {"name": "Luis"}},
+                       {"minute": 10, "injuryTime": null, "type": "OWN", "team": {"id": 1}, "scorer": {"name": "Iván"}},
+                       {"minute": 45, "injuryTime": 2, "type": "REGULAR", "team": {"id": 2}, "scorer": {"name": "Sofía"}}]}]}
+            """)
+        let partido = try #require(partidos.first)
+        #expect(partido.claveExterna == "9")
+        #expect(partido.competicion == "Primera")
+        #expect(partido.fecha == "2026-12-01" && partido.hora == "20:00 UTC")
+        #expect(partido.ronda == "Matchday 14")
+        #expect(partido.estado == .enJuego && partido.minuto == 67)
+        #expect(partido.marcador == Marcador(local: 2, visitante: 1))
+        let goles = try #require(partido.goles)
+        #expect(goles.map(\.jugador.nombre) == ["Iván", "Sofía", "Luis"])
+        #expect(goles[0].enPropiaPuerta && goles[0].lado == .local)
+        #expect(goles[0].jugador.equipo.nombre == "Toros")
+        #expect(goles[1].minuto == MinutoDeJuego(45, anadido: 2))
+        #expect(goles[2].penalti)
+    }
+
+    @Test func unaTandaDePenaltisNoCuentaEnElMarcador() throws {
+        let partido = try #require(
+            try leer(
+                """
+                {"matches": [{"id": 3, "status": "FINISHED", "stage": "FINAL",
+                 "homeTeam": {"name": "A"}, "awayTeam": {"name": "B"},
+                 "score": {"duration": "PENALTY_SHOOTOUT", "fullTime": {"home": 7, "away": 6},
+                   "regularTime": {"home": 3, "away": 3}, "penalties": {"home": 4, "away": 3}}}]}
+                """
+            ).first)
+        #expect(partido.marcador == Marcador(local: 3, visitante: 3))
+        #expect(partido.finalDelPartido == Marcador(local: 3, visitante: 3))
+        #expect(partido.trasLaProrroga == Marcador(local: 3, visitante: 3))
+        #expect(partido.penaltis == Marcador(local: 4, visitante: 3))
+        #expect(partido.ronda == "Final")
+        #expect(partido.estado == .terminado)
+    }
+
+    @Test(arguments: [
+        ("{\"matches\": [", "no es JSON válido"), ("{}", "no trae la lista «matches»"),
+        ("{\"matches\": [{\"homeTeam\": {\"name\": \"A\"}}]}", "matches[0]: falta el «id»"),
+        ("{\"matches\": [{\"id\": 1, \"homeTeam\": {\"name\": \"A\"}}]}", "faltan los equipos"),
+        (
+            "{\"matches\": [{\"id\": 1, \"utcDate\": \"2026-02-30T10:00:00Z\", \"homeTeam\": {\"name\": \"A\"}, \"awayTeam\": {\"name\": \"B\"}}]}",
+            "«utcDate» no es una fecha"
+        ),
+    ])
+    func loMalFormadoSeRechaza(json: String, motivo: String) {
+        #expect(throws: FalloDeFeed.self) { try leer(json) }
+        do {
+            _ = try leer(json)
+        } catch let fallo as FalloDeFeed {
+            #expect(fallo.mensaje.contains(motivo), "\(fallo.mensaje)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test(arguments: [
+        ("SCHEDULED", EstadoEnDirecto.programado), ("TIMED", .programado), ("IN_PLAY", .enJuego),
+        ("PAUSED", .descanso), ("FINISHED", .terminado), ("POSTPONED", .suspendido),
+        ("EXTRA_TIME", .enJuego), ("AWARDED", .terminado),
+    ])
+    func losEstadosDeLaAPI(texto: String, estado: EstadoEnDirecto) {
+        #expect(LectorDeFootballData.estado(texto) == estado)
+    }
+}
