@@ -98,6 +98,7 @@ let package = Package(
             name: "marcador-bench",
             dependencies: [
                 "Torneo", "Sistema", "Almacen", "Motor", "Avisos", "CSQLite", "CBaseDeBanco",
+                "Aplicacion", "Persistencia", "Directo", "ApoyoDePruebas",
             ]
         ),
         // The floor `make bench` measures a Swift CLI against: FoundationEssentials and nothing else.

@@ -2,6 +2,7 @@ import Avisos
 import Directo
 import Persistencia
 import Sistema
+import Synchronization
 import Torneo
 
 /// Polls the live feeds (DESIGN §15) for `marcador directo`: every source that is due and not
@@ -18,6 +19,11 @@ public final class Sondeador: Sendable {
     let cliente: Cliente
     /// Rung when a poll queued notices: the dispatcher looks for work at once.
     let alAvisar: @Sendable () -> Void
+    /// What this process last wrote for each followed match (`fuente|clave`): the feed's
+    /// fingerprint of it and the snapshot stored. A match whose fingerprint and stored
+    /// snapshot are both unchanged needs no decoding, comparing or encoding (most of a poll of
+    /// a thousand matches, when a few of them change).
+    private let escritas = Mutex<[String: (huella: String, foto: String)]>([:])
     /// How long a source is this poller's once leased: longer than any poll can take (the
     /// request's limit is 10 s at most), so only a poller that died or froze loses it.
     public static let arriendo = 60.0
@@ -228,13 +234,24 @@ public final class Sondeador: Sendable {
         let primeraVez = arrendada.fotos.isEmpty
         var vistas: Set<String> = []
         var cambiados: [PartidoSondeado] = []
+        let fuente = arrendada.estado.id
+        let cache = escritas.withLock { $0 }
+        var nuevas: [String: (huella: String, foto: String)] = [:]
         for partido in partidos where vistas.insert(partido.claveExterna).inserted {
             let guardada = arrendada.fotos[partido.claveExterna]
+            let huella = Self.huella(partido)
+            let clave = "\(fuente)|\(partido.claveExterna)"
+            if let guardada, let escrita = cache[clave], escrita.huella == huella,
+                escrita.foto == guardada.foto
+            {
+                continue
+            }
             let anterior = guardada.flatMap { FotoDePartido.leer($0.foto) }
             let (foto, avisos) = Comparador.comparar(
                 anterior: anterior, con: partido, partidoId: guardada?.partido ?? 0,
                 silencioso: primeraVez, minutoEstimado: Self.minutoEstimado(partido, ahora: ahora))
             let json = foto.json
+            nuevas[clave] = (huella, json)
             guard json != guardada?.foto || !avisos.isEmpty else { continue }
             let entrada = EntradaDeImportacion(
                 clave: partido.clave, local: partido.local, visitante: partido.visitante,
@@ -249,7 +266,31 @@ public final class Sondeador: Sendable {
                     claveExterna: partido.claveExterna, entrada: entrada, directo: partido.estado,
                     minuto: partido.minuto, foto: json, avisos: avisos))
         }
+        // Remembered once written (or found equal); a poll that is then not stored leaves a
+        // stored snapshot that differs, so the match is compared again next time.
+        escritas.withLock { $0.merge(nuevas) { _, nueva in nueva } }
         return cambiados
+    }
+
+    /// Everything of a feed's match that the snapshot and the stored match depend on.
+    static func huella(_ partido: PartidoDelFeed) -> String {
+        var texto = "\(partido.estado.rawValue)|\(partido.minuto ?? -1)|"
+        texto +=
+            "\(partido.marcador?.description ?? "")|\(partido.finalDelPartido?.description ?? "")|"
+        texto +=
+            "\(partido.trasLaProrroga?.description ?? "")|\(partido.penaltis?.description ?? "")|"
+        texto +=
+            "\(partido.local)|\(partido.visitante)|\(partido.competicion)|\(partido.fecha ?? "")|"
+        texto += "\(partido.hora ?? "")|\(partido.ronda ?? "")|\(partido.grupo ?? "")|"
+        if let goles = partido.goles {
+            for gol in goles {
+                texto += "\(gol.minuto)\u{1F}\(gol.jugador.nombre)\u{1F}\(gol.lado.rawValue)"
+                texto += "\(gol.penalti ? "p" : "")\(gol.enPropiaPuerta ? "pp" : "")\u{1E}"
+            }
+        } else {
+            texto += "-"
+        }
+        return texto
     }
 
     /// A goal's minute when the feed gives neither the goal's nor the match's: the time since

@@ -50,6 +50,7 @@ try await seccion("memoria") { try await medirMemoria() }
 try await seccion("nucleo") { try await medirNucleo() }
 try await seccion("aficionado") { try await medirAficionado() }
 try await seccion("futbol") { try await medirFutbolReal() }
+try await seccion("directo") { try await medirDirecto() }
 try await seccion("eventos") { try await medirEventos() }
 
 // MARK: - Report

@@ -404,4 +404,54 @@ struct DirectoE2ETests {
             "partidos", "--competicion", "copa abierta", entorno: ["TZ": "UTC"])
         #expect(tabla.salida.contains("Terminado      90  2-1"), "\(tabla.salida)")
     }
+
+    @Test func lasFuentesMalDichasSeRechazanSinTocarNada() async throws {
+        let escenario = Escenario()
+        let base = ["fuentes", "añadir", "fd"]
+        for (argumentos, codigo, texto) in [
+            (base + ["--formato", "football-data"], 64 as Int32, "Una fuente necesita --url URL."),
+            (base + ["--url", "https://x.example/m"], 64, "--formato"),
+            (
+                base + ["--url", "https://x.example/m", "--formato", "rss"], 64,
+                "Formatos: football-data u openfootball; no «rss»."
+            ),
+            (
+                base + ["--url", "ftp://x.example/m", "--formato", "openfootball"], 64,
+                "La URL de la fuente"
+            ),
+            (
+                base + [
+                    "--url", "https://x.example/m", "--formato", "openfootball", "--cada", "0",
+                ], 64, "--cada"
+            ),
+            (
+                [
+                    "fuentes", "añadir", "con espacio", "--url", "https://x.example/m", "--formato",
+                    "openfootball",
+                ], 64,
+                "no vale como nombre de fuente"
+            ),
+            (["fuentes", "quitar", "nadie"], 66, "No hay ninguna fuente llamada «nadie»."),
+        ] {
+            let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + argumentos)
+            #expect(resultado.codigo == codigo, "\(argumentos): \(resultado.error)")
+            #expect(resultado.error.contains(texto), "\(argumentos): \(resultado.error)")
+            #expect(resultado.sinTrazaDeFallo)
+        }
+        let vacia = try await escenario.marcador("fuentes")
+        #expect(vacia.salida.hasPrefix("No hay fuentes."))
+        _ = try await escenario.marcador(
+            "fuentes", "añadir", "fd", "--url", "https://u:p@x.example/m?k=1", "--formato",
+            "openfootball")
+        let otra = try await escenario.marcador(
+            "fuentes", "añadir", "fd", "--url", "https://x.example/n", "--formato", "openfootball")
+        #expect(otra.codigo == 64)
+        #expect(otra.error.contains("Ya hay una fuente llamada «fd»."))
+        let lista = try await escenario.marcador("fuentes")
+        #expect(lista.salida.contains("https://***@x.example/***"))
+        #expect(!lista.salida.contains("u:p"))
+        #expect(
+            try await escenario.marcador("fuentes", "quitar", "fd").salida
+                == "Fuente «fd» quitada.\n")
+    }
 }

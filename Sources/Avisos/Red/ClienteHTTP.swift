@@ -45,6 +45,13 @@ public struct RespuestaHTTP: Sendable {
     /// The body went past the read limit (or was refused by its first bytes) and was cut.
     public var cortado: Bool
 
+    public init(codigo: Int, cabeceras: [String: String], cuerpo: [UInt8], cortado: Bool = false) {
+        self.codigo = codigo
+        self.cabeceras = cabeceras
+        self.cuerpo = cuerpo
+        self.cortado = cortado
+    }
+
     /// `Retry-After` in seconds, when given as a number of seconds.
     public var reintentarTras: Double? {
         cabeceras["retry-after"].flatMap { Double($0.trimmingCharacters(in: " \t")) }
