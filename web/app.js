@@ -1,22 +1,37 @@
-// marcador's pages: the match list and the lessons' screen, kept live by one event stream.
-// Every text that comes from the server is set with textContent, never as HTML.
+// marcador's pages: rendered by the server with their current state, kept live here by one
+// event stream. Every text that comes from the server is set with textContent, never as HTML.
 'use strict';
 
-const clave = document.querySelector('meta[name="marcador-token"]').content;
+const meta = document.querySelector('meta[name="marcador-token"]');
+const clave = meta ? meta.content : '';
 const pagina = document.body.dataset.pagina;
+const instancia = document.body.dataset.instancia;
 const $ = (id) => document.getElementById(id);
 let silencio = false;
 
-// The API: the page's key on every call; the server's Spanish sentence on failure.
+// MARK: - Talking to the server
+
+// The API: the page's key on every call; the server's Spanish sentence on failure, and ours
+// when there is no server to answer.
 async function api(metodo, ruta, cuerpo) {
   const opciones = { method: metodo, headers: { 'X-Marcador-Token': clave } };
   if (cuerpo !== undefined) {
     opciones.headers['Content-Type'] = 'application/json';
     opciones.body = JSON.stringify(cuerpo);
   }
-  const respuesta = await fetch(ruta, opciones);
+  let respuesta;
+  try {
+    respuesta = await fetch(ruta, opciones);
+  } catch (fallo) {
+    throw new Error('No se pudo hablar con el servidor: ¿sigue en marcha «marcador servir»?');
+  }
   const datos = await respuesta.json().catch(() => ({}));
-  if (!respuesta.ok) throw new Error(datos.error || 'El servidor respondió ' + respuesta.status);
+  if (!respuesta.ok) {
+    if (respuesta.status === 403 && /clave de la página/.test(datos.error || '')) {
+      pedirRecarga('El servidor se ha reiniciado: recarga la página para seguir.');
+    }
+    throw new Error(datos.error || 'El servidor respondió ' + respuesta.status + '.');
+  }
   return { datos, cursor: Number(respuesta.headers.get('X-Ultimo-Evento') || 0) };
 }
 
@@ -25,16 +40,54 @@ function mostrarError(error) {
   if (!zona) return;
   zona.textContent = error.message;
   zona.hidden = false;
-  setTimeout(() => { zona.hidden = true; }, 6000);
+  clearTimeout(mostrarError.temporizador);
+  mostrarError.temporizador = setTimeout(() => { zona.hidden = true; }, 8000);
 }
 
-// The stream starts where this tab last was (it survives a reload), or else at the state just
-// loaded: nothing in between is missed, and each event is handled once.
+// A page the server no longer knows (it restarted): say so, with a button, and keep saying it.
+function pedirRecarga(texto) {
+  let aviso = $('recargar');
+  if (!aviso) {
+    aviso = document.createElement('div');
+    aviso.id = 'recargar';
+    aviso.className = 'recargar';
+    aviso.setAttribute('role', 'alert');
+    const mensaje = document.createElement('span');
+    const boton = document.createElement('button');
+    boton.type = 'button';
+    boton.textContent = 'Recargar';
+    boton.addEventListener('click', () => location.reload());
+    aviso.append(mensaje, boton);
+    document.body.append(aviso);
+  }
+  aviso.firstChild.textContent = texto;
+}
+
+// MARK: - The connection
+
+function pintarConexion(abierta) {
+  const indicador = $('conexion');
+  document.body.classList.toggle('desconectado', !abierta);
+  if (indicador) {
+    indicador.textContent = abierta ? 'En directo' : 'Sin conexión con el servidor: reintentando…';
+  }
+}
+
+// The stream starts where this tab last was (it survives a reload), or else at the state the
+// page was rendered with: nothing in between is missed, and each event is handled once.
 const claveDelCursor = 'marcador-ultimo-evento';
 function escuchar(cursor, manejadores) {
   const guardado = Number(sessionStorage.getItem(claveDelCursor));
   const desde = guardado > 0 && guardado < cursor ? guardado : cursor;
   const fuente = new EventSource('/eventos?desde=' + desde);
+  fuente.addEventListener('open', () => pintarConexion(true));
+  fuente.addEventListener('error', () => pintarConexion(false));
+  fuente.addEventListener('hola', (evento) => {
+    const datos = JSON.parse(evento.data);
+    if (instancia && datos.instancia !== instancia) {
+      pedirRecarga('El servidor se ha reiniciado: recarga la página para seguir.');
+    }
+  });
   for (const [nombre, manejar] of Object.entries(manejadores)) {
     fuente.addEventListener(nombre, (evento) => {
       sessionStorage.setItem(claveDelCursor, evento.lastEventId);
@@ -44,125 +97,161 @@ function escuchar(cursor, manejadores) {
   return fuente;
 }
 
-// «¡Gol!»: a system notification through the Service Worker (tag = the notice's identifier, so
-// a redelivery replaces it), unless quiet mode is on and the page is in view, or there is no
-// permission: then a banner inside the page.
-let registroDelTrabajador = null;
-if ('serviceWorker' in navigator) {
-  registroDelTrabajador = navigator.serviceWorker.register('/sw.js').then(
-    () => navigator.serviceWorker.ready,
-    () => null);
-}
+// MARK: - Goals as they happen
 
-async function notificar(aviso) {
-  const aLaVista = document.visibilityState === 'visible';
-  const conPermiso = 'Notification' in window && Notification.permission === 'granted';
-  if (conPermiso && !(silencio && aLaVista) && registroDelTrabajador) {
-    const registro = await registroDelTrabajador;
-    if (registro) {
-      // The tag is the goal's identifier: an annulment replaces its goal's notification;
-      // quiet hours show it without sound or vibration.
-      const opciones = { body: aviso.cuerpo, tag: aviso.identificador, icon: '/icono.svg',
-                         data: { partido: aviso.partido }, silent: Boolean(aviso.silencioso),
-                         renotify: aviso.tipo === 'anulado' };
-      if (aviso.imagen) opciones.image = aviso.imagen;
-      await registro.showNotification(aviso.titulo, opciones);
-      return;
-    }
-  }
-  mostrarBanner(aviso.titulo + ' ' + aviso.cuerpo);
-}
-
-let temporizadorDelBanner = null;
+// Banners wait their turn: two goals in one minute are two banners, one after the other.
+const colaDeBanners = [];
+let bannerEnPantalla = false;
+window.marcadorBanners = [];
 function mostrarBanner(texto) {
+  colaDeBanners.push(texto);
+  siguienteBanner();
+}
+function siguienteBanner() {
+  if (bannerEnPantalla || colaDeBanners.length === 0) return;
+  bannerEnPantalla = true;
+  const texto = colaDeBanners.shift();
   const banner = $('banner');
   banner.textContent = texto;
   banner.hidden = false;
-  clearTimeout(temporizadorDelBanner);
-  temporizadorDelBanner = setTimeout(() => { banner.hidden = true; }, 5000);
+  window.marcadorBanners.push({ texto, desde: performance.now() });
+  setTimeout(() => {
+    banner.hidden = true;
+    window.marcadorBanners[window.marcadorBanners.length - 1].hasta = performance.now();
+    bannerEnPantalla = false;
+    setTimeout(siguienteBanner, 200);
+  }, 3000);
+}
+
+// For screen readers: said at once, whatever else is on the page.
+function anunciar(texto) {
+  const zona = $('anuncio');
+  if (!zona) return;
+  zona.textContent = '';
+  setTimeout(() => { zona.textContent = texto; }, 50);
+}
+
+const registroDelTrabajador =
+  'serviceWorker' in navigator ? navigator.serviceWorker.register('/sw.js').then(
+    () => navigator.serviceWorker.ready, () => null) : Promise.resolve(null);
+
+// A notice from the `navegador` channel. With quiet mode, a visible page shows a banner, and
+// no tab raises a system notification while one is visible (the Service Worker sees them all).
+async function notificar(aviso) {
+  anunciar(aviso.titulo + ' ' + aviso.cuerpo);
+  const aLaVista = document.visibilityState === 'visible';
+  if (silencio && aLaVista) mostrarBanner(aviso.titulo + ' ' + aviso.cuerpo);
+  const conPermiso = 'Notification' in window && Notification.permission === 'granted';
+  const registro = await registroDelTrabajador;
+  if (conPermiso && registro && registro.active) {
+    registro.active.postMessage({ tipo: 'aviso', aviso, silencio });
+  } else if (!(silencio && aLaVista)) {
+    mostrarBanner(aviso.titulo + ' ' + aviso.cuerpo);
+  }
 }
 
 // MARK: - The list
 
-async function iniciarLista() {
-  const filas = new Map();
-  async function cargar() {
-    const { datos, cursor } = await api('GET', '/api/partidos');
-    const lista = $('partidos');
-    lista.replaceChildren();
-    filas.clear();
-    for (const partido of datos) {
-      const enlace = document.createElement('a');
-      enlace.href = '/partidos/' + partido.id;
-      enlace.id = 'partido-' + partido.id;
-      const equipos = document.createElement('span');
-      equipos.className = 'equipos';
-      equipos.textContent = partido.local + ' – ' + partido.visitante;
-      const marcador = document.createElement('span');
-      marcador.className = 'marcador';
-      const estado = document.createElement('span');
-      estado.className = 'estado';
-      const minuto = document.createElement('span');
-      minuto.className = 'minuto';
-      enlace.append(equipos, marcador, estado, minuto);
-      const elemento = document.createElement('li');
-      elemento.append(enlace);
-      lista.append(elemento);
-      const fila = { marcador, estado, minuto };
-      filas.set(partido.id, fila);
-      pintarFila(fila, partido);
+function iniciarLista() {
+  function pintarFila(situacion) {
+    const fila = $('partido-' + situacion.partido);
+    if (!fila) return;
+    const hora = fila.querySelector('.hora');
+    const resultado = fila.querySelector('.resultado');
+    fila.dataset.estado = situacion.estado;
+    hora.className = 'hora';
+    if (situacion.estado === 'en_juego') {
+      hora.textContent = situacion.minuto + "'";
+      hora.classList.add('en-vivo');
+    } else if (situacion.estado === 'terminado') {
+      hora.textContent = 'Final';
+      hora.classList.add('final');
+    } else if (situacion.estado === 'cancelado') {
+      hora.textContent = 'Cancelado';
+      hora.classList.add('parado');
+    } else if (situacion.estado === 'interrumpido') {
+      hora.textContent = 'Parado';
+      hora.classList.add('parado');
     }
-    $('cargando').hidden = true;
-    $('vacio').hidden = datos.length > 0;
-    return cursor;
+    if (situacion.estado !== 'sin_empezar') resultado.textContent = situacion.marcador;
   }
-  function pintarFila(fila, situacion) {
-    fila.marcador.textContent = situacion.marcador;
-    fila.estado.textContent = situacion.estadoTexto;
-    fila.minuto.textContent = situacion.minuto + "'";
+  // The list changed (an import, a feed): the server renders it again.
+  async function recargarLista() {
+    const respuesta = await fetch('/', { headers: { Accept: 'text/html' } });
+    const nueva = new DOMParser().parseFromString(await respuesta.text(), 'text/html');
+    const main = nueva.getElementById('partidos');
+    if (main) $('partidos').replaceChildren(...main.childNodes);
   }
-  const [cursor, ajustes] = await Promise.all([cargar(), api('GET', '/api/ajustes')]);
-  silencio = ajustes.datos.silencio;
-  escuchar(cursor, {
-    partido: (situacion) => {
-      const fila = filas.get(situacion.partido);
-      if (fila) pintarFila(fila, situacion);
-    },
+  api('GET', '/api/ajustes').then(({ datos }) => { silencio = datos.silencio; })
+    .catch(mostrarError);
+  escuchar(Number(document.body.dataset.cursor || 0), {
+    partido: pintarFila,
     notificacion: notificar,
     ajustes: (nuevos) => { silencio = nuevos.silencio; },
-    partidos: () => cargar().catch(mostrarError),
-    reinicio: () => cargar().catch(mostrarError),
+    partidos: () => recargarLista().catch(mostrarError),
+    reinicio: () => recargarLista().catch(mostrarError),
   });
+  document.body.dataset.listo = 'si';
 }
 
 // MARK: - The match screen
 
-async function iniciarPartido() {
+function iniciarPartido() {
   const id = Number(document.body.dataset.partido);
-  async function cargar() {
-    const { datos, cursor } = await api('GET', '/api/partidos/' + id);
-    $('local').textContent = datos.local;
-    $('visitante').textContent = datos.visitante;
-    $('gol-local-nombre').textContent = datos.local;
-    $('gol-visitante-nombre').textContent = datos.visitante;
-    pintar(datos.situacion);
-    pintarAjustes(datos.ajustes);
-    return cursor;
+  let actual = JSON.parse(document.body.dataset.situacion || '{}');
+
+  function goleadores(lista, lado, situacion) {
+    const elementos = situacion.goles.filter((gol) => gol.lado === lado).map((gol) => {
+      const elemento = document.createElement('li');
+      const marcas = (gol.penalti ? ' (p)' : '') + (gol.enPropiaPuerta ? ' (pp)' : '');
+      elemento.textContent = gol.jugador + marcas + ' ';
+      const minuto = document.createElement('span');
+      minuto.className = 'nota';
+      minuto.textContent = gol.minuto + "'";
+      elemento.append(minuto);
+      return elemento;
+    });
+    const [local, visitante] = (situacion.golesAMano || '0-0').split('-').map(Number);
+    for (let i = 0; i < (lado === 'local' ? local : visitante); i += 1) {
+      const elemento = document.createElement('li');
+      elemento.className = 'a-mano';
+      elemento.textContent = 'Gol a mano';
+      elementos.push(elemento);
+    }
+    $(lista).replaceChildren(...elementos);
   }
+
   function pintar(situacion) {
+    const antes = actual.marcador;
+    actual = situacion;
     $('marcador').textContent = situacion.marcador;
     $('estado').textContent = situacion.estadoTexto;
     $('minuto').textContent = situacion.minuto;
     $('duracion').textContent = situacion.duracion;
     $('ultimo-aviso').textContent = situacion.ultimoAviso;
-    const goles = $('goles');
-    goles.replaceChildren(...situacion.goles.map((gol) => {
+    goleadores('goleadores-local', 'local', situacion);
+    goleadores('goleadores-visitante', 'visitante', situacion);
+    $('goles').replaceChildren(...situacion.goles.map((gol) => {
       const elemento = document.createElement('li');
-      elemento.textContent = gol.minuto + "' " + gol.jugador + ' (' + gol.equipo + ') ' + gol.marcador;
+      const marcas = (gol.penalti ? ' (p)' : '') + (gol.enPropiaPuerta ? ' (pp)' : '');
+      elemento.textContent =
+        gol.minuto + "' " + gol.jugador + marcas + ' (' + gol.equipo + ') ' + gol.marcador;
       return elemento;
     }));
     $('sin-goles').hidden = situacion.goles.length > 0;
+    if (antes !== undefined && antes !== situacion.marcador) {
+      // The goal moment: the score lights up, and screen readers hear it.
+      const marcador = $('marcador');
+      marcador.classList.remove('gol');
+      void marcador.offsetWidth;
+      marcador.classList.add('gol');
+      const ultimo = situacion.goles[situacion.goles.length - 1];
+      anunciar(ultimo && situacion.estado !== 'sin_empezar'
+        ? 'Gol: ' + ultimo.jugador + ', minuto ' + ultimo.minuto + '. ' + situacion.marcador
+        : 'Marcador: ' + situacion.marcador);
+    }
   }
+
   function pintarAjustes(ajustes) {
     silencio = ajustes.silencio;
     $('silencio').checked = ajustes.silencio;
@@ -171,19 +260,30 @@ async function iniciarPartido() {
     }
     pintarPermiso(ajustes.avisos);
   }
+
   function pintarPermiso(activados) {
     const navegador = 'Notification' in window ? Notification.permission : 'denied';
     $('permiso').hidden = navegador === 'granted' && activados;
     $('permiso-estado').textContent =
       navegador === 'denied' ? 'El navegador no permite notificaciones: saldrán dentro de la página.'
-        : navegador === 'granted' && activados ? 'Notificaciones activadas.' : '';
+        : navegador === 'granted' && activados ? 'Avisos de gol activados.' : '';
   }
+
+  function pintarSeguidos(siguiendo) {
+    for (const boton of document.querySelectorAll('.seguir button')) {
+      const sigue = siguiendo.includes(boton.dataset.equipo);
+      boton.setAttribute('aria-pressed', String(sigue));
+      boton.textContent = (sigue ? 'Dejar de seguir a ' : 'Seguir a ') + boton.dataset.equipo;
+    }
+  }
+
   function accion(boton, llamada) {
     $(boton).addEventListener('click', () => llamada().catch(mostrarError));
   }
   accion('jugar', () => api('POST', '/api/partidos/' + id + '/jugar'));
   accion('gol-local', () => api('POST', '/api/partidos/' + id + '/gol-a-mano', { lado: 'local' }));
-  accion('gol-visitante', () => api('POST', '/api/partidos/' + id + '/gol-a-mano', { lado: 'visitante' }));
+  accion('gol-visitante',
+    () => api('POST', '/api/partidos/' + id + '/gol-a-mano', { lado: 'visitante' }));
   accion('permiso', async () => {
     const respuesta = 'Notification' in window ? await Notification.requestPermission() : 'denied';
     if (respuesta === 'granted') {
@@ -191,6 +291,13 @@ async function iniciarPartido() {
     }
     pintarPermiso(respuesta === 'granted');
   });
+  for (const boton of document.querySelectorAll('.seguir button')) {
+    boton.addEventListener('click', () => {
+      const seguir = boton.getAttribute('aria-pressed') !== 'true';
+      api('POST', '/api/seguir', { equipo: boton.dataset.equipo, seguir })
+        .then(({ datos }) => pintarSeguidos(datos.siguiendo)).catch(mostrarError);
+    });
+  }
   $('silencio').addEventListener('change', (evento) => {
     api('POST', '/api/partidos/' + id + '/ajustes', { silencio: evento.target.checked })
       .catch(mostrarError);
@@ -201,15 +308,22 @@ async function iniciarPartido() {
         .catch(mostrarError);
     });
   }
-  const cursor = await cargar();
-  escuchar(cursor, {
+  async function recargar() {
+    const { datos } = await api('GET', '/api/partidos/' + id);
+    pintar(datos.situacion);
+    pintarAjustes(datos.ajustes);
+    pintarSeguidos(datos.siguiendo);
+  }
+  escuchar(Number(document.body.dataset.cursor || 0), {
     partido: (situacion) => { if (situacion.partido === id) pintar(situacion); },
     notificacion: notificar,
     ajustes: pintarAjustes,
-    partidos: () => cargar().catch(mostrarError),
-    reinicio: () => cargar().catch(mostrarError),
+    partidos: () => recargar().catch(mostrarError),
+    reinicio: () => recargar().catch(mostrarError),
   });
-  document.body.dataset.listo = 'si';
+  // The settings and what is followed, which the rendered page shows but does not keep.
+  recargar().then(() => { document.body.dataset.listo = 'si'; }).catch(mostrarError);
 }
 
-(pagina === 'lista' ? iniciarLista() : iniciarPartido()).catch(mostrarError);
+if (pagina === 'lista') iniciarLista();
+else if (pagina === 'partido') iniciarPartido();

@@ -1,9 +1,30 @@
-// marcador's Service Worker: the page asks it to show «¡Gol!» notifications (it has no push
-// subscription: notices arrive through the page's event stream), and a click on one opens
-// its match.
+// marcador's Service Worker: it shows the «¡Gol!» notifications the pages hand it (there is no
+// push subscription: notices arrive through each page's event stream), and a click on one
+// opens its match. It sees every tab: with quiet mode on, nothing is raised while one of them
+// is in view (that tab shows its banner instead).
 'use strict';
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (evento) => evento.waitUntil(self.clients.claim()));
+
+self.addEventListener('message', (evento) => {
+  const mensaje = evento.data || {};
+  if (mensaje.tipo !== 'aviso' || !mensaje.aviso) return;
+  const aviso = mensaje.aviso;
+  evento.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true })
+    .then((ventanas) => {
+      if (mensaje.silencio && ventanas.some((v) => v.visibilityState === 'visible')) return null;
+      // The tag is the goal's identifier: an annulment replaces its goal's notification, and
+      // the same notice from two tabs is one notification.
+      const opciones = {
+        body: aviso.cuerpo, tag: aviso.identificador, icon: '/icono-192.png',
+        badge: '/icono-192.png', data: { partido: aviso.partido },
+        silent: Boolean(aviso.silencioso), renotify: aviso.tipo === 'anulado',
+      };
+      if (aviso.imagen) opciones.image = aviso.imagen;
+      return self.registration.showNotification(aviso.titulo, opciones);
+    }));
+});
+
 self.addEventListener('notificationclick', (evento) => {
   evento.notification.close();
   const partido = evento.notification.data && evento.notification.data.partido;

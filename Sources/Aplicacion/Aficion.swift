@@ -51,6 +51,8 @@ public struct GolDeLaLinea: Sendable, Hashable, Encodable {
     public var equipo: String
     public var penalti: Bool
     public var enPropiaPuerta: Bool
+    /// The side it counts for (`local`, `visitante`): an own goal's is not its scorer's team.
+    public var lado: String
     /// The score right after it.
     public var marcador: String
 
@@ -73,7 +75,8 @@ public struct GolDeLaLinea: Sendable, Hashable, Encodable {
                 GolDeLaLinea(
                     minuto: gol.minuto.description, jugador: gol.jugador.nombre,
                     equipo: gol.jugador.equipo.nombre, penalti: gol.penalti,
-                    enPropiaPuerta: gol.enPropiaPuerta, marcador: marcador.description))
+                    enPropiaPuerta: gol.enPropiaPuerta, lado: gol.lado.rawValue,
+                    marcador: marcador.description))
         }
         return goles
     }

@@ -26,6 +26,7 @@ typedef struct {
     void (*http_free)(struct evhttp *);
     struct evhttp_bound_socket *(*bind_socket_with_handle)(struct evhttp *, const char *,
                                                            ev_uint16_t);
+    struct evhttp_bound_socket *(*accept_socket_with_handle)(struct evhttp *, evutil_socket_t);
     evutil_socket_t (*bound_socket_get_fd)(struct evhttp_bound_socket *);
     void (*set_gencb)(struct evhttp *, void (*)(struct evhttp_request *, void *), void *);
     void (*set_max_headers_size)(struct evhttp *, ev_ssize_t);
@@ -80,6 +81,7 @@ static inline int marcador_event_cargar(marcador_event_api *api) {
     MARCADOR_EVENTO(http_new, "evhttp_new")
     MARCADOR_EVENTO(http_free, "evhttp_free")
     MARCADOR_EVENTO(bind_socket_with_handle, "evhttp_bind_socket_with_handle")
+    MARCADOR_EVENTO(accept_socket_with_handle, "evhttp_accept_socket_with_handle")
     MARCADOR_EVENTO(bound_socket_get_fd, "evhttp_bound_socket_get_fd")
     MARCADOR_EVENTO(set_gencb, "evhttp_set_gencb")
     MARCADOR_EVENTO(set_max_headers_size, "evhttp_set_max_headers_size")

@@ -12,8 +12,15 @@ public protocol EventFeed: Sendable {
     /// Whether `events(after:limit:)` is worth calling this tick (a store that announces its
     /// changes says when; by default, always).
     func hayNovedades() -> Bool
+    /// What a client that last saw an id past `current` (the newest there is) gets: `nil`
+    /// lets it wait for that id; an event tells it to reload.
+    func ahead(of current: Int) -> ServerSentEvent?
+    /// Bytes every new stream starts with (an event without an id), if any.
+    func saludo() -> [UInt8]?
 }
 
 extension EventFeed {
     public func hayNovedades() -> Bool { true }
+    public func ahead(of current: Int) -> ServerSentEvent? { nil }
+    public func saludo() -> [UInt8]? { nil }
 }

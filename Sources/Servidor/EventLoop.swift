@@ -35,22 +35,60 @@ final class EventLoop {
         self.base = base
         self.http = http
         api.set_max_headers_size(http, configuration.maxHeaderBytes)
-        api.set_max_body_size(http, configuration.maxBodyBytes)
+        api.set_max_body_size(http, configuration.maxBodyBytesHardLimit)
         api.set_timeout(http, configuration.timeoutSeconds)
-        api.set_allowed_methods(
-            http,
-            UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_HEAD.rawValue | EVHTTP_REQ_POST.rawValue))
-        guard
-            let bound = api.bind_socket_with_handle(
-                http, configuration.address, UInt16(configuration.port))
-        else {
+        // Every method reaches the handler, which answers 405 with `Allow` where one does
+        // not belong (libevent's own 501 page is English and has none of our headers).
+        api.set_allowed_methods(http, UInt16(0x1FF))
+        let socket: Int32
+        do {
+            socket = try Self.listeningSocket(
+                configuration.address, configuration.port, backlog: configuration.listenBacklog)
+        } catch {
+            api.http_free(http)
+            api.base_free(base)
+            throw error
+        }
+        guard let bound = api.accept_socket_with_handle(http, socket) else {
             let codigo = errno
+            close(socket)
             api.http_free(http)
             api.base_free(base)
             throw HTTPServerError.cannotListen(errno: codigo)
         }
         port = Self.localPort(api.bound_socket_get_fd(bound)) ?? configuration.port
         cursor = (try? configuration.feed.latest()) ?? 0
+    }
+
+    /// A non-blocking listening socket on `address` (IPv4 or IPv6) with a deep backlog
+    /// (evhttp's own binding listens with 128, and bursts of connects were refused).
+    private static func listeningSocket(_ address: String, _ port: Int, backlog: Int32) throws
+        -> Int32
+    {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var lista: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(address, String(port), &hints, &lista) == 0, let primera = lista else {
+            throw HTTPServerError.cannotListen(errno: EADDRNOTAVAIL)
+        }
+        defer { freeaddrinfo(lista) }
+        let socket = Glibc.socket(
+            primera.pointee.ai_family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw HTTPServerError.cannotListen(errno: errno) }
+        var uno: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &uno, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(socket, primera.pointee.ai_addr, primera.pointee.ai_addrlen) == 0,
+            listen(socket, backlog) == 0
+        else {
+            let codigo = errno
+            close(socket)
+            throw HTTPServerError.cannotListen(errno: codigo)
+        }
+        return socket
     }
 
     private static func localPort(_ descriptor: Int32) -> Int? {
@@ -96,6 +134,17 @@ final class EventLoop {
             }, me)
         var interval = Self.timeval(configuration.tick)
         if let timer { _ = api.event_add(timer, &interval) }
+        let waker: OpaquePointer? =
+            state.wakePipe.read >= 0
+            ? api.event_new(
+                base, state.wakePipe.read, Int16(EV_READ | EV_PERSIST),
+                { descriptor, _, context in
+                    guard let context else { return }
+                    var bytes = [UInt8](repeating: 0, count: 64)
+                    while Glibc.read(descriptor, &bytes, bytes.count) > 0 {}
+                    Unmanaged<EventLoop>.fromOpaque(context).takeUnretainedValue().woken()
+                }, me) : nil
+        if let waker { _ = api.event_add(waker, nil) }
         _ = api.base_dispatch(base)
         // Streams first: freeing the server closes their connections, and their close
         // callbacks must not reach clients that are gone.
@@ -103,6 +152,7 @@ final class EventLoop {
         streams.removeAll()
         state.streams.store(0, ordering: .relaxed)
         if let timer { api.event_free(timer) }
+        if let waker { api.event_free(waker) }
         api.http_free(http)
         api.base_free(base)
     }
@@ -110,6 +160,12 @@ final class EventLoop {
     private static func timeval(_ duration: Duration) -> timeval {
         let (seconds, attoseconds) = duration.components
         return Glibc.timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+    }
+
+    /// Woken from another thread: stop, or stream what the feed has now.
+    private func woken() {
+        state.wakeRequested.store(false, ordering: .releasing)
+        tick()
     }
 
     // MARK: - Requests
@@ -122,7 +178,12 @@ final class EventLoop {
         switch response.kind {
         case .complete(let body):
             guard let buffer = api.buffer_new() else { return }
-            body.withUnsafeBytes { _ = api.buffer_add(buffer, $0.baseAddress, $0.count) }
+            // HEAD: the headers GET would send, its length included, and no body.
+            if request.method == .head {
+                _ = api.add_header(headers, "Content-Length", String(body.count))
+            } else {
+                body.withUnsafeBytes { _ = api.buffer_add(buffer, $0.baseAddress, $0.count) }
+            }
             api.send_reply(
                 raw, Int32(response.status), HTTPResponse.reason(response.status), buffer)
             api.buffer_free(buffer)
@@ -137,6 +198,12 @@ final class EventLoop {
         case EVHTTP_REQ_GET: method = .get
         case EVHTTP_REQ_HEAD: method = .head
         case EVHTTP_REQ_POST: method = .post
+        case EVHTTP_REQ_PUT: method = .put
+        case EVHTTP_REQ_DELETE: method = .delete
+        case EVHTTP_REQ_PATCH: method = .patch
+        case EVHTTP_REQ_OPTIONS: method = .options
+        case EVHTTP_REQ_TRACE: method = .trace
+        case EVHTTP_REQ_CONNECT: method = .connect
         default: method = .other
         }
         var path = "/"
@@ -148,11 +215,16 @@ final class EventLoop {
             }
         }
         var headers: [String: String] = [:]
+        var repeated: Set<String> = []
         var item = api.request_get_input_headers(raw)?.pointee.tqh_first
         while let header = item {
             if let key = header.pointee.key, let value = header.pointee.value {
                 let name = String(cString: key).lowercased()
-                if headers[name] == nil { headers[name] = String(cString: value) }
+                if headers[name] == nil {
+                    headers[name] = String(cString: value)
+                } else {
+                    repeated.insert(name)
+                }
             }
             item = header.pointee.next.tqe_next
         }
@@ -167,9 +239,11 @@ final class EventLoop {
                 body.removeLast(length - max(0, copied))
             }
         }
-        return HTTPRequest(
+        var request = HTTPRequest(
             method: method, path: path, query: query, headers: headers, body: body, serverPort: port
         )
+        request.repeatedHeaders = repeated
+        return request
     }
 
     // MARK: - Event streams
@@ -180,9 +254,13 @@ final class EventLoop {
         _ = api.add_header(headers, "Cache-Control", "no-store")
         api.send_reply_start(raw, 200, "OK")
         guard let connection = api.request_get_connection(raw) else { return }
-        var first = Array("retry: 1000\n\n".utf8)
+        var first = Array("retry: 1000\n\n".utf8) + (configuration.feed.saludo() ?? [])
         var start = cursor
-        if let lastEventID {
+        if let lastEventID, lastEventID > cursor, let ahead = configuration.feed.ahead(of: cursor) {
+            // A page from another server or store (a restart on another database): it cannot
+            // resume here, so it is told to reload, and streams from now.
+            first += ahead.bytes
+        } else if let lastEventID {
             if lastEventID < cursor {
                 do {
                     for event in try configuration.feed.replay(after: lastEventID, upTo: cursor) {

@@ -4,8 +4,13 @@ public struct HTTPRequest: Sendable {
         case get = "GET"
         case head = "HEAD"
         case post = "POST"
+        case put = "PUT"
+        case delete = "DELETE"
+        case patch = "PATCH"
         case options = "OPTIONS"
-        /// Anything libevent was told to refuse never reaches the handler; this is the rest.
+        case trace = "TRACE"
+        case connect = "CONNECT"
+        /// Anything else (libevent parses no other method).
         case other = "OTHER"
     }
 
@@ -16,6 +21,8 @@ public struct HTTPRequest: Sendable {
     public var query: [String: String]
     /// Header names in lower case; a repeated header keeps its first value.
     public var headers: [String: String]
+    /// Names (lower case) of the headers that came more than once.
+    public var repeatedHeaders: Set<String> = []
     public var body: [UInt8]
     /// The port the server listens on (what a `Host` header naming it must carry).
     public var serverPort: Int

@@ -18,7 +18,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var tick: Duration = .milliseconds(25)
     /// A comment line on every stream this often, so proxies and dead peers show up.
     public var keepAlive: Duration = .seconds(15)
+    /// Bodies past this are refused by the handler (so the answer is the handler's own); the
+    /// library itself only cuts off bodies past `maxBodyBytesHardLimit`.
     public var maxBodyBytes = 64 * 1024
+    public var maxBodyBytesHardLimit = 4 * 1024 * 1024
+    /// Connections the system queues before the loop accepts them: a burst of 10,000 pages
+    /// opening their streams at once is not refused.
+    public var listenBacklog: Int32 = 16_384
     public var maxHeaderBytes = 16 * 1024
     /// Seconds a connection may sit without finishing a request or accepting a write.
     public var timeoutSeconds: Int32 = 60
@@ -86,8 +92,15 @@ public final class HTTPServer: Sendable {
         return HTTPServer(port: port, state: state)
     }
 
-    /// Asks the loop to stop; it does within a tick, closing every connection.
-    public func stop() { state.stopRequested.store(true, ordering: .releasing) }
+    /// Asks the loop to stop; it does at once, closing every connection.
+    public func stop() {
+        state.stopRequested.store(true, ordering: .releasing)
+        state.wake()
+    }
+
+    /// Tells the loop the feed has news now (the program itself committed a change): the
+    /// streams get it at once instead of at the next tick. Safe from any thread.
+    public func wake() { state.wake() }
 
     /// Returns once the loop has stopped and every connection is closed.
     public func stopped() async {
@@ -109,6 +122,29 @@ public final class HTTPServer: Sendable {
 final class SharedState: Sendable {
     let stopRequested = Atomic<Bool>(false)
     let streams = Atomic<Int>(0)
+    /// A pipe whose read end the loop watches: one byte wakes it (libevent's own activation
+    /// across threads needs its locking, which this build does not set up).
+    let wakePipe: (read: Int32, write: Int32) = {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return (-1, -1) }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        return (fds[0], fds[1])
+    }()
+    let wakeRequested = Atomic<Bool>(false)
+
+    func wake() {
+        guard wakePipe.write >= 0,
+            wakeRequested.compareExchange(
+                expected: false, desired: true, ordering: .acquiringAndReleasing
+            )
+            .exchanged
+        else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakePipe.write, &byte, 1)
+    }
     let finished = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func finish() {

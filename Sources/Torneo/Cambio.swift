@@ -45,6 +45,8 @@ public struct Cambio: Sendable, Hashable {
     /// For `.notificacion`: the notice as delivered, and the local copy of its attachment.
     public var aviso: AvisoDeGol?
     public var imagen: String?
+    /// When that notice was queued (unix seconds): a stale one is not replayed.
+    public var avisoCreado: Double?
 
     public init(
         id: Int, clase: Clase, partidoId: Int? = nil, instantanea: Instantanea? = nil,

@@ -1,6 +1,7 @@
 import Aplicacion
 import Persistencia
 import Servidor
+import Sistema
 import Synchronization
 import Torneo
 
@@ -40,9 +41,33 @@ final class FuenteDeCambios: EventFeed {
         }
     }
 
-    init(cambios: any Cambios, repositorio: any PartidosRepositorio) {
+    /// This server's start (`RutasWeb.instancia`): the first thing every stream says, so a
+    /// page from before a restart learns it must reload.
+    let instancia: String
+    /// A notification older than this (a notice's time-to-live) is never replayed: a tab
+    /// coming back after a while does not show stale goals.
+    let caducidad: Double
+    let ahora: @Sendable () -> Double
+
+    init(
+        cambios: any Cambios, repositorio: any PartidosRepositorio, instancia: String = "",
+        caducidad: Double = 600, ahora: @escaping @Sendable () -> Double = segundosUnix
+    ) {
         self.cambios = cambios
         self.repositorio = repositorio
+        self.instancia = instancia
+        self.caducidad = caducidad
+        self.ahora = ahora
+    }
+
+    func saludo() -> [UInt8]? {
+        Array("event: hola\ndata: {\"instancia\":\"\(instancia)\"}\n\n".utf8)
+    }
+
+    /// A page that saw an id this store has not reached (another store's, after a restart on
+    /// another database): reload.
+    func ahead(of current: Int) -> ServerSentEvent? {
+        ServerSentEvent(id: current, name: "reinicio", data: "{}")
     }
 
     func latest() throws -> Int { try cambios.ultimo() }
@@ -61,7 +86,10 @@ final class FuenteDeCambios: EventFeed {
         while desde < current {
             let lote = try cambios.desde(desde, limite: 1_000).filter { $0.id <= current }
             guard let ultimo = lote.last else { break }
-            eventos += try lote.compactMap { try evento($0) }
+            let limite = ahora() - caducidad
+            eventos += try lote.filter { cambio in
+                cambio.clase != .notificacion || (cambio.avisoCreado ?? .infinity) >= limite
+            }.compactMap { try evento($0) }
             desde = ultimo.id
         }
         return eventos

@@ -15,16 +15,24 @@ enum Paginas {
         case "js": "text/javascript; charset=utf-8"
         case "svg": "image/svg+xml"
         case "json", "webmanifest": "application/manifest+json"
+        case "png": "image/png"
         default: "application/octet-stream"
         }
     }
 
     /// An HTML page with its `{{NOMBRE}}` marks replaced; values are escaped for HTML (they are
     /// a token and a number, but nothing unescaped ever goes into a page).
-    static func plantilla(_ nombre: String, _ valores: [String: String]) -> [UInt8] {
+    /// `html` holds fragments the server rendered (`Vistas`, which escapes what it puts in),
+    /// inserted as they are; `valores` are plain texts, escaped here.
+    static func plantilla(
+        _ nombre: String, _ valores: [String: String], html: [String: String] = [:]
+    ) -> [UInt8] {
         var texto = RecursosIncrustados.web.first { $0.nombre == nombre }?.texto ?? ""
         for (clave, valor) in valores {
             texto = texto.reemplazando("{{\(clave)}}", por: escaparHTML(valor))
+        }
+        for (clave, fragmento) in html {
+            texto = texto.reemplazando("{{{\(clave)}}}", por: fragmento)
         }
         return Array(texto.utf8)
     }

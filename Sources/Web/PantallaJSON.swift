@@ -44,9 +44,15 @@ struct FichaDePantallaJSON: Encodable {
     var local: String
     var visitante: String
     var competicion: String?
+    /// What `jugar --duracion` accepts for this match (120 with extra time).
     var duracionesPermitidas: [Int]
+    /// What the duration setting (the page's choice) accepts: 60 or 90.
+    var duracionesDelAjuste: [Int]
     var situacion: PantallaJSON
     var ajustes: AjustesDePantallaJSON
+    /// The teams the browser's notifications follow.
+    var siguiendo: [String]
+    var instancia: String
     var cursor: Int
 }
 

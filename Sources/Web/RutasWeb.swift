@@ -24,6 +24,11 @@ struct RutasWeb: Sendable {
     let juegos: Juegos
     /// Rings the server's dispatcher when a minute brought goals.
     let despertarReparto: @Sendable () -> Void
+    /// Tells the streams this server itself committed a change: they get it at once.
+    let avisarCambios: @Sendable () -> Void
+    /// This server's start, as its pages carry it: a page from before a restart (whose key
+    /// is no longer good) learns it must reload.
+    let instancia: String
     /// Where the dispatcher keeps fetched attachments: the only folder images come from.
     let carpetaDeAdjuntos: String?
 
@@ -40,15 +45,27 @@ struct RutasWeb: Sendable {
 
     func responder(_ peticion: HTTPRequest) -> HTTPResponse {
         var respuesta: HTTPResponse
+        // A browser asking for a page gets a page when something is wrong; programs get JSON.
+        let deUnaPagina = Self.esPagina(peticion)
         do {
             try comprobarHost(peticion)
+            guard peticion.body.count <= Self.cuerpoMaximo else {
+                throw FalloWeb(413, "El cuerpo pasa de \(Self.cuerpoMaximo / 1024) KB.")
+            }
             respuesta = try encaminar(peticion)
         } catch let fallo as FalloWeb {
-            respuesta = Self.json(
-                fallo.estado, MensajeJSON(error: fallo.mensaje), cabeceras: fallo.cabeceras)
+            respuesta =
+                deUnaPagina
+                ? Self.paginaDeError(fallo.estado, fallo.mensaje, cabeceras: fallo.cabeceras)
+                : Self.json(
+                    fallo.estado, MensajeJSON(error: fallo.mensaje), cabeceras: fallo.cabeceras)
         } catch {
             let fallo = Fallo.de(error, tienda: nucleo.descripcion)
-            respuesta = Self.json(Self.estado(de: fallo.clase), MensajeJSON(error: fallo.mensaje))
+            let estado = Self.estado(de: fallo.clase)
+            respuesta =
+                deUnaPagina
+                ? Self.paginaDeError(estado, fallo.mensaje)
+                : Self.json(estado, MensajeJSON(error: fallo.mensaje))
         }
         respuesta.headers = Self.cabecerasComunes + respuesta.headers
         return respuesta
@@ -67,6 +84,10 @@ struct RutasWeb: Sendable {
     // MARK: - Checks
 
     private func comprobarHost(_ peticion: HTTPRequest) throws(FalloWeb) {
+        // Two Host headers could name two servers: which one the request is for cannot be told.
+        guard !peticion.repeatedHeaders.contains("host") else {
+            throw FalloWeb(400, "La petición trae más de una cabecera Host.")
+        }
         let hosts = ServicioWeb.hosts(direccion: direccion, puerto: peticion.serverPort)
         guard let host = peticion.header("host"), hosts.contains(host.lowercased()) else {
             throw FalloWeb(
@@ -126,12 +147,16 @@ struct RutasWeb: Sendable {
         switch (primera, partes.count) {
         case ("", 1):
             try metodo(peticion, lectura)
-            return try pagina("index.html", [:], visitante)
+            return try paginaDeLista(visitante)
         case ("partidos", 2):
             try metodo(peticion, lectura)
-            let id = try numeroDePartido(partes[1])
-            _ = try nucleo.partidoExistente(id)
-            return try pagina("partido.html", ["PARTIDO": String(id)], visitante)
+            return try paginaDePartido(try numeroDePartido(partes[1]), visitante)
+        case ("competiciones", 1):
+            try metodo(peticion, lectura)
+            return try paginaDeCompeticiones(visitante)
+        case ("competiciones", 2):
+            try metodo(peticion, lectura)
+            return try paginaDeCompeticion(partes[1], visitante)
         case ("eventos", 1):
             try metodo(peticion, lectura)
             return .eventStream(lastEventID: try ultimoEventoVisto(peticion))
@@ -233,12 +258,17 @@ struct RutasWeb: Sendable {
             try metodo(peticion, peticion.method == .post, permitido: "POST")
             try comprobarOrigen(peticion, visitante)
             let id = try numeroDePartido(partes[1])
+            defer { avisarCambios() }
             switch partes[2] {
             case "jugar": return try jugar(id, peticion)
             case "gol-a-mano": return try golAMano(id, peticion)
             case "ajustes": return try cambiarAjustes(id, peticion)
             default: break
             }
+        case ("seguir", 1):
+            try metodo(peticion, peticion.method == .post, permitido: "POST")
+            try comprobarOrigen(peticion, visitante)
+            return try seguir(peticion)
         default: break
         }
         throw FalloWeb(404, "No existe «\(TextoSeguro.limpio(peticion.path))».")
@@ -277,16 +307,21 @@ struct RutasWeb: Sendable {
     // MARK: - Pages and files
 
     /// A page with the visitor's own page key in it (never the server's key).
-    private func pagina(
-        _ nombre: String, _ valores: [String: String], _ visitante: Acceso.Visitante
+    func pagina(
+        _ nombre: String, _ valores: [String: String], html: [String: String] = [:],
+        _ visitante: Acceso.Visitante
     ) throws -> HTTPResponse {
         guard case .pagina(let deLaPagina, _) = visitante else {
             // A program with the key asked for a page: it gets one with a key of its own,
             // good for nothing (programs use the server's key).
             return try pagina(
-                nombre, valores, .pagina(clave: ServicioWeb.claveAlAzar(), sesion: nil))
+                nombre, valores, html: html,
+                .pagina(clave: ServicioWeb.claveAlAzar(), sesion: nil))
         }
-        let bytes = Paginas.plantilla(nombre, valores.merging(["TOKEN": deLaPagina]) { a, _ in a })
+        let bytes = Paginas.plantilla(
+            nombre,
+            valores.merging(["TOKEN": deLaPagina, "INSTANCIA": instancia]) { a, _ in a },
+            html: html)
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: bytes)
     }
@@ -312,26 +347,6 @@ struct RutasWeb: Sendable {
         return Self.json(200, lista, cabeceras: [("X-Ultimo-Evento", String(cursor))])
     }
 
-    private func fichaDePartido(_ id: Int) throws -> HTTPResponse {
-        let cursor = try nucleo.tienda.cambios.ultimo()
-        let partido = try nucleo.partidoExistente(id)
-        let ajustes = try nucleo.ajustes()
-        let ultima = try nucleo.tienda.ejecuciones.ultima(partido: id)
-        let situacion = PantallaJSON(
-            partido: partido, ejecucion: ultima?.id,
-            estado: ultima?.estadoDelPartido ?? .sinEmpezar,
-            minuto: ultima?.minuto ?? 0,
-            duracion: ultima.map(\.duracion)
-                ?? partido.duracionPorDefecto(ajuste: ajustes.duracion),
-            goles: ultima?.goles ?? .cero, golesAMano: ultima?.golesAMano ?? .cero,
-            ultimoAviso: ultima?.ultimoAviso ?? "ninguno")
-        let ficha = FichaDePantallaJSON(
-            id: id, local: partido.local.nombre, visitante: partido.visitante.nombre,
-            competicion: partido.competicion, duracionesPermitidas: partido.duracionesPermitidas,
-            situacion: situacion, ajustes: AjustesDePantallaJSON(ajustes), cursor: cursor)
-        return Self.json(200, ficha, cabeceras: [("X-Ultimo-Evento", String(cursor))])
-    }
-
     private struct CuerpoDeJugar: Decodable {
         var msPorMinuto: Int?
     }
@@ -343,8 +358,11 @@ struct RutasWeb: Sendable {
         // The run starts on the main actor, where this process's runs live: two presses of
         // «Jugar» are two starts in order, and the second replaces the first (DESIGN §13).
         let (juegos, despertar, ms) = (self.juegos, despertarReparto, cuerpo?.msPorMinuto)
+        let avisar = avisarCambios
         Task { @MainActor in
             _ = try? juegos.lanzar(partido: id, msPorMinuto: ms) { _, cambio in
+                // Each minute this server writes reaches its own streams at once.
+                avisar()
                 if case .gol = cambio { despertar() }
             }
         }

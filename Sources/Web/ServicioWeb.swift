@@ -3,6 +3,7 @@ import Avisos
 import Persistencia
 import Servidor
 import Sistema
+import Synchronization
 import Torneo
 
 #if canImport(Glibc)
@@ -68,21 +69,32 @@ public final class ServicioWeb {
     {
         Self.ampliarLimiteDeFicheros()
         let despachador = self.despachador
+        let instancia = String(ServicioWeb.claveAlAzar().prefix(12))
+        let fuente = FuenteDeCambios(
+            cambios: nucleo.tienda.cambios, repositorio: nucleo.tienda.partidos,
+            instancia: instancia)
+        // Set once the server runs: whoever commits a change tells the streams at once.
+        let servidorEnMarcha = Mutex<HTTPServer?>(nil)
+        let avisar: @Sendable () -> Void = {
+            fuente.avisar()
+            servidorEnMarcha.withLock { $0 }?.wake()
+        }
         let rutas = RutasWeb(
             nucleo: nucleo, acceso: Acceso(clave: configuracion.token),
             direccion: configuracion.direccion,
             juegos: juegos, despertarReparto: { despachador.despertar() },
+            avisarCambios: avisar, instancia: instancia,
             carpetaDeAdjuntos: Enriquecedor.carpetaPorDefecto(entorno: nucleo.entorno))
-        let fuente = FuenteDeCambios(
-            cambios: nucleo.tienda.cambios, repositorio: nucleo.tienda.partidos)
-        // On PostgreSQL the store says when there are changes (LISTEN) and stop requests for
-        // the runs this server plays; on SQLite the loop looks every tick and SIGUSR1 wakes.
+        // The store says when there are changes — PostgreSQL's LISTEN, or a watch of SQLite's
+        // write-ahead log — and stop requests for the runs this server plays (PostgreSQL;
+        // on SQLite, SIGUSR1 wakes it). Without either, the loop looks every tick.
         let juegos = self.juegos
+        let cambios = nucleo.tienda.escuchar(.cambios) { _ in avisar() }
         escuchas = [
-            nucleo.tienda.escuchar(.cambios) { _ in fuente.avisar() },
+            cambios,
             nucleo.tienda.escuchar(.parar) { _ in Task { @MainActor in juegos.revisarParadas() } },
         ].compactMap { $0 }
-        fuente.soloAlAvisar = !escuchas.isEmpty
+        fuente.soloAlAvisar = cambios != nil
         let direccion = configuracion.direccion
         var http = HTTPServerConfiguration(
             address: direccion == "localhost" ? "127.0.0.1" : direccion, port: configuracion.puerto,
@@ -90,7 +102,9 @@ public final class ServicioWeb {
         ) { rutas.responder($0) }
         http.onFeedError = alFallarCambios
         do {
-            servidor = try await HTTPServer.start(http)
+            let servidor = try await HTTPServer.start(http)
+            self.servidor = servidor
+            servidorEnMarcha.withLock { $0 = servidor }
         } catch HTTPServerError.libraryMissing {
             throw FalloAlArrancar.faltaLibevent
         } catch HTTPServerError.cannotListen(let codigo) {

@@ -60,7 +60,7 @@ public enum ClienteDePrueba {
         return try pedir(puerto: puerto, "POST", ruta, cabeceras: cabeceras, cuerpo: cuerpo)
     }
 
-    static func conectar(puerto: Int, limite: Double) throws -> Int32 {
+    public static func conectar(puerto: Int, limite: Double) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var tiempo = timeval(tv_sec: Int(limite), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tiempo, socklen_t(MemoryLayout<timeval>.size))
@@ -80,7 +80,7 @@ public enum ClienteDePrueba {
         return socket
     }
 
-    static func escribir(_ socket: Int32, _ datos: Data) throws {
+    public static func escribir(_ socket: Int32, _ datos: Data) throws {
         try datos.withUnsafeBytes { bytes in
             var enviados = 0
             while enviados < bytes.count {
@@ -91,7 +91,7 @@ public enum ClienteDePrueba {
         }
     }
 
-    static func analizar(_ datos: Data) throws -> Respuesta {
+    public static func analizar(_ datos: Data) throws -> Respuesta {
         guard let fin = datos.firstRange(of: Data("\r\n\r\n".utf8)) else {
             throw Fallo.respuestaRota
         }
@@ -208,10 +208,12 @@ public final class FlujoDePrueba: Sendable {
                     if linea.hasPrefix("event: ") { nombre = String(linea.dropFirst(7)) }
                     if linea.hasPrefix("data: ") { datos.append(String(linea.dropFirst(6))) }
                 }
-                if let id {
+                // An event without an id (the `hola` greeting) is kept with id -1: it does not
+                // move the stream's position, but a test may still wait for it.
+                if id != nil || !datos.isEmpty {
                     let evento = Evento(
-                        id: id, nombre: nombre, datos: datos.joined(separator: "\n"), llegada: ahora
-                    )
+                        id: id ?? -1, nombre: nombre, datos: datos.joined(separator: "\n"),
+                        llegada: ahora)
                     estado.withLock { $0.eventos.append(evento) }
                 }
             }
@@ -222,7 +224,10 @@ public final class FlujoDePrueba: Sendable {
         }
     }
 
-    public var eventos: [Evento] { estado.withLock { $0.eventos } }
+    /// The events that carry a position (an `id`), in arrival order.
+    public var eventos: [Evento] { estado.withLock { $0.eventos.filter { $0.id >= 0 } } }
+    /// The events sent without a position, such as the server's `hola`.
+    public var sinPosicion: [Evento] { estado.withLock { $0.eventos.filter { $0.id < 0 } } }
     public var cabecera: String? { estado.withLock { $0.cabecera } }
     public var cerradoPorElServidor: Bool { estado.withLock { $0.cerrado } }
 

@@ -64,6 +64,7 @@ try:
     resultado["claveEnLaPagina"] = clave in navegador.page_source
     navegador.get(base + "/partidos/1")
     esperar(lambda: navegador.execute_script("return document.body.dataset.listo === 'si'"))
+    navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
     navegador.find_element(By.ID, "gol-local").click()
     resultado["marcador"] = esperar(
         lambda: navegador.find_element(By.ID, "marcador").text == "1-0"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The screen of `marcador servir` in real headless Chromium (DESIGN §11).
 
-Usage: pantalla.py URL_BASE CARPETA_DE_CAPTURAS RESULTADO.json
+Usage: pantalla.py URL_BASE RESULTADO.json
 
 Grants the notification permission through the DevTools command Browser.grantPermissions,
 opens partido 1, presses the permission button and Jugar, reloads in the middle of the
@@ -17,7 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-base, capturas, salida = sys.argv[1], sys.argv[2], sys.argv[3]
+base, salida = sys.argv[1], sys.argv[2]
 resultado = {"pasos": []}
 
 
@@ -50,7 +50,6 @@ try:
     esperar(lambda: navegador.find_elements(By.CSS_SELECTOR, "#partidos li"))
     resultado["filas"] = [
         e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#partidos li")]
-    navegador.save_screenshot(capturas + "/lista.png")
     pintura = navegador.execute_script(
         "const p = performance.getEntriesByType('paint')"
         ".find(e => e.name === 'first-contentful-paint'); return p ? p.startTime : null;")
@@ -70,6 +69,8 @@ try:
         ".reduce((s, r) => s + r.encodedBodySize, 0);")
     resultado["recursos"] = navegador.execute_script(
         "return performance.getEntriesByType('resource').map(r => [r.name, r.encodedBodySize, r.initiatorType]);")
+    # The app's controls are in a secondary area, closed at first.
+    navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
     navegador.find_element(By.ID, "permiso").click()
     resultado["permiso"] = esperar(
         lambda: navegador.find_element(By.ID, "permiso-estado").text, limite=10)
@@ -80,18 +81,26 @@ try:
     paso("jugar")
 
     # Reload in the middle of the match (after 10', before 35').
-    esperar(lambda: 15 <= int(navegador.find_element(By.ID, "minuto").text or 0) < 35,
-            cada=0.005)
-    resultado["minutoDeLaRecarga"] = int(navegador.find_element(By.ID, "minuto").text)
-    navegador.refresh()
+    # The minute is read and the reload started by one script in the page: on a loaded
+    # machine a WebDriver round trip can take longer than a few minutes of the match.
+    resultado["minutoDeLaRecarga"] = esperar(lambda: navegador.execute_script(
+        "const m = parseInt(document.getElementById('minuto').textContent || '0', 10);"
+        "if (m >= 15 && m < 35) { window.antesDeRecargar = true; location.reload(); return m; }"
+        "return null;"), cada=0.005)
     paso("recarga")
-    esperar(lambda: navegador.execute_script("return document.body.dataset.listo === 'si'"))
+    def recargada():
+        try:
+            return navegador.execute_script(
+                "return !window.antesDeRecargar && document.body.dataset.listo === 'si'")
+        except Exception:  # the old page is going away under the script
+            return False
+    esperar(recargada)
+    navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
     esperar(lambda: navegador.find_element(By.ID, "estado").text == "Partido terminado")
     resultado["marcador"] = navegador.find_element(By.ID, "marcador").text
     resultado["estado"] = navegador.find_element(By.ID, "estado").text
     resultado["goles"] = [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goles li")]
     resultado["ultimoAviso"] = navegador.find_element(By.ID, "ultimo-aviso").text
-    navegador.save_screenshot(capturas + "/partido.png")
     leer = (
         "const listo = arguments[arguments.length - 1];"
         "navigator.serviceWorker.ready.then(r => r.getNotifications())"
@@ -128,7 +137,6 @@ try:
     time.sleep(0.2)
     resultado["anchoDelDocumento"] = navegador.execute_script(
         "return document.documentElement.scrollWidth")
-    navegador.save_screenshot(capturas + "/partido-360.png")
     resultado["erroresDeConsola"] = [
         e["message"] for e in navegador.get_log("browser") if e.get("level") == "SEVERE"]
 finally:

@@ -1,4 +1,6 @@
 import AlmacenSQL
+import Persistencia
+import Sistema
 import Synchronization
 
 /// The one connection a process uses, held by a mutex so any thread may use it, one at a time.
@@ -50,5 +52,24 @@ public final class DatabaseQueue: ColaSQL {
             try database.commit()
             return resultado
         }
+    }
+}
+
+/// A running watch of the write-ahead log: every commit of any process appends to it.
+struct EscuchaDelDiario: Escucha {
+    let vigilante: VigilanteDeFichero
+    func parar() { vigilante.parar() }
+}
+
+extension DatabaseQueue {
+    /// SQLite has no notifications, but every commit, whoever makes it, writes to the file's
+    /// `-wal`: `cambios` is a watch of it (inotify), so `servir` streams another process's
+    /// minute at once instead of polling. The other channels stay polled: a dispatcher woken
+    /// by every write would wake on its own claims.
+    public func escuchar(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? {
+        guard canal == .cambios, path != ":memory:", !path.isEmpty else { return nil }
+        return VigilanteDeFichero(path + "-wal") { alLlegar("") }.map(EscuchaDelDiario.init)
     }
 }

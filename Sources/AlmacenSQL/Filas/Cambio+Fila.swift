@@ -30,7 +30,9 @@ extension Cambio {
                 ultimoAviso: fila.optionalString("ultimo_aviso") ?? "ninguno")
         }
         if fila.optionalInt("aviso_id") != nil {
-            aviso = AvisoDeGol.leer(fila, prefijo: "aviso_").aviso
+            let leido = AvisoDeGol.leer(fila, prefijo: "aviso_")
+            aviso = leido.aviso
+            avisoCreado = leido.creado
             aviso?.tranquilo = fila.optionalInt("silencioso") == 1
         }
     }
