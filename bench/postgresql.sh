@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # The figures of DESIGN §12, PostgreSQL beside SQLite in the same run (`make bench-postgresql`):
 #   1. dispatch throughput: N `avisos enviar` processes draining the same 20,000 notices on the
-#      real default channel (`registro`), N = 1, 2, 4 on PostgreSQL and 1 on SQLite;
+#      real default channel (`registro`), N = 1, 2, 4 on PostgreSQL and 1 on SQLite, each
+#      PostgreSQL round followed by the same drain by N C processes (bench/despacho_pg.c);
 #   2. engine cost per match: `jugar 1 --ms-por-minuto 0` (whole command) on each store;
 #   3. wake-up latency: a notice committed by another client until `avisos vigilar` has
 #      delivered it (LISTEN/NOTIFY on PostgreSQL, the poll on SQLite).
 # A temporary server is started as the postgres user on a Unix socket, with
 # synchronous_commit=off: like SQLite's WAL with synchronous=NORMAL, a crash loses no commit
-# and a power cut may lose the newest ones. Medians of RONDAS rounds (5 by default).
+# and a power cut may lose the newest ones. RONDAS rounds (10 by default), min/median/max.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-.build/release/marcador}
-RONDAS=${RONDAS:-5}
+RONDAS=${RONDAS:-10}
 AVISOS=20000
 PGBIN=/usr/lib/postgresql/$(ls /usr/lib/postgresql | sort -n | tail -1)/bin
 command -v psql >/dev/null && [ -x "$PGBIN/pg_ctl" ] || { echo "falta PostgreSQL (Debian: postgresql)" >&2; exit 69; }
@@ -51,31 +52,46 @@ encolar() {
   sql "$db" "ANALYZE;"
 }
 
-mediana() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# Rows per second of `procesos` dispatchers started together on a new database.
-despacho() {
-  local almacen=$1 procesos=$2 r db inicio fin
-  for r in $(seq "$RONDAS"); do
-    db=$(nueva_$almacen)
-    "$B" --db "$db" avisos activar >/dev/null
-    encolar "$db"
-    inicio=$(date +%s.%N)
-    for p in $(seq "$procesos"); do "$B" --db "$db" avisos enviar >/dev/null 2>&1 & done
-    wait
-    fin=$(date +%s.%N)
-    [ "$(sql "$db" "SELECT count(*) FROM entrega WHERE estado = 'entregada'")" = "$AVISOS" ] \
-      || { echo "no se entregaron los $AVISOS avisos" >&2; exit 1; }
-    echo "$AVISOS / ($fin - $inicio)" | bc -l
-  done | mediana
+# Rows per second of one drain of the 20,000 notices by `procesos` dispatchers started
+# together on a new database: `avisos enviar` (marcador) or the C baseline
+# (bench/despacho_pg.c: marcador's claim and mark, one statement each, prepared once).
+ronda() {
+  local almacen=$1 procesos=$2 quien=$3 db inicio fin
+  db=$(nueva_$almacen)
+  "$B" --db "$db" avisos activar >/dev/null
+  encolar "$db"
+  inicio=$(date +%s.%N)
+  for p in $(seq "$procesos"); do
+    if [ "$quien" = c ]; then "$DIR/despacho_pg" "$db" >/dev/null & else "$B" --db "$db" avisos enviar >/dev/null 2>&1 & fi
+  done
+  wait
+  fin=$(date +%s.%N)
+  [ "$(sql "$db" "SELECT count(*) FROM entrega WHERE estado = 'entregada'")" = "$AVISOS" ] \
+    || { echo "no se entregaron los $AVISOS avisos ($quien)" >&2; exit 1; }
+  echo "$AVISOS / ($fin - $inicio)" | bc -l
 }
+${CC:-cc} -O2 -o "$DIR/despacho_pg" bench/despacho_pg.c $(pkg-config --cflags --libs libpq)
 
-echo "Despacho de $AVISOS avisos al canal registro (mediana de $RONDAS):"
-S1=$(despacho sqlite 1)
-printf '  SQLite, 1 proceso:      %8.0f avisos/s\n' "$S1"
+# min/median/max of a column of numbers.
+resumen() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.0f %.0f %.0f\n", v[1], m, v[NR] }'; }
+
+echo "Despacho de $AVISOS avisos al canal registro ($RONDAS rondas; marcador y C alternan en cada una; mín/mediana/máx):"
+for r in $(seq "$RONDAS"); do ronda sqlite 1 marcador; done > "$DIR/s1"
+read -r S1min S1 S1max < <(resumen < "$DIR/s1")
+printf '  SQLite, 1 proceso:       %6.0f avisos/s (%s–%s)\n' "$S1" "$S1min" "$S1max"
 for p in 1 2 4; do
-  P=$(despacho pg "$p")
-  printf '  PostgreSQL, %d proceso%s: %8.0f avisos/s  (%.2f× SQLite)\n' "$p" "$([ "$p" -gt 1 ] && echo s || echo ' ')" "$P" "$(echo "$P / $S1" | bc -l)"
+  : > "$DIR/m$p"; : > "$DIR/c$p"
+  for r in $(seq "$RONDAS"); do
+    ronda pg "$p" marcador >> "$DIR/m$p"
+    ronda pg "$p" c >> "$DIR/c$p"
+  done
+  read -r Pmin P Pmax < <(resumen < "$DIR/m$p")
+  read -r Cmin C Cmax < <(resumen < "$DIR/c$p")
+  [ "$p" -eq 1 ] && P1=$P
+  printf '  PostgreSQL, %d proceso%s: %6.0f avisos/s (%s–%s); C %6.0f/s (%s–%s); %.2f× C, %.2f× 1 proceso, %.2f× SQLite\n' \
+    "$p" "$([ "$p" -gt 1 ] && echo s || echo ' ')" "$P" "$Pmin" "$Pmax" "$C" "$Cmin" "$Cmax" \
+    "$(echo "$P / $C" | bc -l)" "$(echo "$P / $P1" | bc -l)" "$(echo "$P / $S1" | bc -l)"
 done
 
 echo "Motor: jugar 1 --ms-por-minuto 0, orden entera (mediana de 20):"

@@ -13,8 +13,9 @@ import Synchronization
 ///   connection lost during COMMIT the retry knows whether it already happened.
 /// - `write` holds one advisory lock until it commits, so the store's writers (runs,
 ///   settings, imports, the change log) follow one another exactly as on SQLite;
-///   `writeConcurrente` (the outbox's claims and outcomes) does not. A transaction that loses
-///   a race (40001, 40P01) runs again.
+///   `writeConcurrente` (log lines, leases of feeds) does not, and `writeIdempotente` (the
+///   outbox's claims and outcomes: one statement each, in autocommit) takes no lock and no
+///   request id at all. A transaction that loses a race (40001, 40P01) runs again.
 /// - `ahora()` is the server's clock, measured at every connection.
 public final class ColaPG: ColaSQL {
     public typealias Base = ConexionPG
@@ -67,6 +68,28 @@ public final class ColaPG: ColaSQL {
         -> T
     {
         try transaccion(ordenada: false, body)
+    }
+
+    /// No BEGIN, no request id: every statement of `body` commits by itself and means the
+    /// same when run again, so a lost connection or a lost race just runs `body` again.
+    public func writeIdempotente<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws
+        -> T
+    {
+        try estado.withLock { estado in
+            var carreras = 0
+            var caida: Double?
+            while true {
+                let conexion = try conexionViva(&estado, caida: caida)
+                do {
+                    return try body(conexion)
+                } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
+                    caida = caida ?? Interrupcion.reloj()
+                    estado.conexion = nil
+                } catch let error as ErrorPG where error.reintentable && carreras < 10 {
+                    carreras += 1
+                }
+            }
+        }
     }
 
     /// LISTEN on a connection of its own, on a thread of its own (`OyentePG`).

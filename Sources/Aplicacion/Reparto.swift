@@ -62,8 +62,9 @@ public struct Reparto: Sendable {
         let buzon = tienda.buzon
         let registro = nucleo.registro()
         despachador.arrancar()
-        // On PostgreSQL a new delivery rings at once (LISTEN); the poll stays as a fallback.
-        let escucha = tienda.escuchar(.entregas) { _ in despachador.despertar() }
+        // On PostgreSQL a new delivery rings at once (LISTEN), naming its channel; the poll
+        // stays as a fallback.
+        let escucha = tienda.escuchar(.entregas) { canal in despachador.despertar(canal: canal) }
         defer { escucha?.parar() }
         do {
             var configurados = try buzon.canales()

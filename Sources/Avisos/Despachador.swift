@@ -181,6 +181,13 @@ public final class Despachador: Sendable {
         for carril in estado.withLock({ Array($0.carriles.values) }) { carril.despertar() }
     }
 
+    /// Tells the lane of `canal` there may be new work (PostgreSQL's ring names the channel);
+    /// an empty name, from a store that does not say, wakes every lane.
+    public func despertar(canal: String) {
+        guard !canal.isEmpty else { return despertar() }
+        estado.withLock { $0.carriles[canal] }?.despertar()
+    }
+
     /// Serves exactly `canales` from now on: new channels get a lane, removed ones lose theirs
     /// (their leases are given back), and a channel whose configuration changed gets a new
     /// lane (a webhook's new URL is used from its next delivery).

@@ -116,7 +116,7 @@ func medirDirecto() async throws {
             RespuestaHTTP(codigo: 200, cabeceras: [:], cuerpo: respuestas.withLock { $0 })
         })
     func sondear() async throws -> Double {
-        try await queue.write { db in try db.execute("UPDATE fuente SET proximo_sondeo = 0") }
+        try queue.write { db in try db.execute("UPDATE fuente SET proximo_sondeo = 0") }
         let antes = cpuDelProceso()
         let resultados = try await sondeador.sondearDebidas()
         precondition(resultados.count == 1)

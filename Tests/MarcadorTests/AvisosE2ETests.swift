@@ -103,7 +103,7 @@ struct AvisosE2ETests {
     /// A receiver that hangs: the match is not held back; at the final whistle `jugar` waits
     /// half a second, gives the delivery back and says what is left for another dispatcher.
     @Test func unWebhookColgadoNoRetieneElPartido() async throws {
-        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 200, espera: 4))
+        let receptor = try ReceptorHTTP(porDefecto: .init(codigo: 200, espera: 30))
         defer { receptor.cerrar() }
         let escenario = Escenario()
         _ = try await escenario.marcador("avisos", "activar")
@@ -112,7 +112,9 @@ struct AvisosE2ETests {
         let inicio = Date()
         let jugado = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
         #expect(jugado.codigo == 0)
-        #expect(Date().timeIntervalSince(inicio) < 2)
+        // Done while the receiver still hangs: a bound far from the 30 s a held match would
+        // take, so a loaded machine (2.8 s seen) does not fail it.
+        #expect(Date().timeIntervalSince(inicio) < 15)
         #expect(
             jugado.error.contains(
                 "5 avisos pendientes para «webhook»: `marcador avisos enviar`"))

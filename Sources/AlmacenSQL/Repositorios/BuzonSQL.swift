@@ -49,10 +49,8 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     }
 
     public func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] {
-        try queue.writeConcurrente { db in
-            if let orden = db.dialecto.ordenarReclamos {
-                _ = try db.scalarInt(orden, reclamo.canal)
-            }
+        try queue.writeIdempotente { db in
+            if db.dialecto == .postgresql { return try Self.reclamarEnUnaSentencia(db, reclamo) }
             let reclamadas = try db.rows(
                 """
                 UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2
@@ -104,12 +102,78 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         }
     }
 
+    /// PostgreSQL's claim: one statement, one round trip, no lock per channel. The candidates
+    /// are locked with SKIP LOCKED, so claims run side by side and never take a row another
+    /// claim holds; a candidate is leased only if every earlier pending notice of its run on
+    /// the channel is a candidate too — one held by another claim, leased, waiting for its
+    /// backoff or filtered out keeps the rest of its run back (order per match, DESIGN §8).
+    /// That first non-candidate (`freno`) is looked up once per run, not once per candidate:
+    /// one short index scan each (8.3 → 4.6 ms for a batch of 256).
+    /// Rows this very claim leased (same holder, same expiry) count as due again, so a claim
+    /// whose reply was lost after it committed hands back the same deliveries when rerun.
+    private static func reclamarEnUnaSentencia(_ db: borrowing Cola.Base, _ reclamo: Reclamo)
+        throws -> [EntregaReclamada]
+    {
+        // The optional filters are written in or out rather than `?7 IS NULL OR …`: the
+        // server plans a prepared statement once for any value, and with those ORs its plan
+        // read the whole channel and sorted it (28 ms a claim instead of 5).
+        let porEjecucion =
+            reclamo.ejecucion == nil
+            ? "AND CAST(?7 AS BIGINT) IS NULL" : "AND e.ejecucion_id = ?7"
+        let porAviso =
+            reclamo.aviso == nil ? "AND CAST(?9 AS BIGINT) IS NULL" : "AND e.aviso_id = ?9"
+        var resultado: [EntregaReclamada] = []
+        try db.forEachRow(
+            """
+            WITH candidata AS (
+                SELECT e.aviso_id, e.ejecucion_id FROM entrega e
+                WHERE e.canal = ?3 AND e.estado = 'pendiente' AND e.proximo_intento <= ?4
+                  AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5
+                      OR (e.arrendatario = ?1 AND e.arrendado_hasta = ?2))
+                  AND (?6 = 0 OR e.intentos = 0)
+                  \(porEjecucion) \(porAviso)
+                ORDER BY e.aviso_id
+                LIMIT ?8 FOR UPDATE SKIP LOCKED
+            ), freno AS MATERIALIZED (
+                SELECT r.ejecucion_id, (
+                    SELECT p.aviso_id FROM entrega p JOIN aviso pa ON pa.id = p.aviso_id
+                    WHERE p.canal = ?3 AND p.ejecucion_id = r.ejecucion_id
+                      AND p.estado = 'pendiente' AND pa.creado >= ?10
+                      AND p.aviso_id NOT IN (SELECT aviso_id FROM candidata)
+                    ORDER BY p.aviso_id LIMIT 1) AS primero
+                FROM (SELECT DISTINCT ejecucion_id FROM candidata WHERE ejecucion_id <> 0) r
+            ), arrendada AS (
+                UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2
+                FROM candidata c LEFT JOIN freno f ON f.ejecucion_id = c.ejecucion_id
+                WHERE entrega.canal = ?3 AND entrega.aviso_id = c.aviso_id
+                  AND (f.primero IS NULL OR c.aviso_id < f.primero)
+                RETURNING entrega.aviso_id, entrega.intentos
+            )
+            SELECT \(AvisoDeGol.columnas(de: "a")), r.intentos AS intentos_previos
+            FROM arrendada r JOIN aviso a ON a.id = r.aviso_id
+            ORDER BY a.id
+            """, reclamo.arrendatario, reclamo.ahora + reclamo.arriendo, reclamo.canal,
+            reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
+            reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso,
+            reclamo.ahora - reclamo.caducidad
+        ) { fila in
+            let (aviso, id, creado) = AvisoDeGol.leer(fila)
+            resultado.append(
+                EntregaReclamada(
+                    avisoId: id, canal: reclamo.canal, intento: fila.int("intentos_previos") + 1,
+                    aviso: aviso, creado: creado))
+        }
+        return resultado
+    }
+
     @discardableResult
     public func registrar(_ resultados: [ResultadoDeEntrega], arrendatario: String, ahora: Double)
         throws -> Int
     {
         guard !resultados.isEmpty else { return 0 }
-        return try queue.writeConcurrente { db in
+        // Each outcome is written where the lease is still this holder's, and the write clears
+        // it: run twice, the second run changes nothing.
+        return try queue.writeIdempotente { db in
             var guardados = 0
             // Delivered ones: one statement per channel, whatever the batch size.
             let entregadas = Dictionary(
@@ -150,7 +214,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         -> Int
     {
         guard entregas.values.contains(where: { !$0.isEmpty }) else { return 0 }
-        return try queue.writeConcurrente { db in
+        return try queue.writeIdempotente { db in
             var renovadas = 0
             for (canal, avisos) in entregas where !avisos.isEmpty {
                 try db.execute(
