@@ -15,8 +15,8 @@ enum {
     GOLES_A_MANO, ULTIMO_AVISO,
     // The end.
     TERMINAR, REGISTRO,
-    // Dispatch (BuzonSQLite.reclamar and registrar).
-    RECLAMAR, LEER_AVISOS, MARCAR,
+    // Dispatch (Despachador's orphan check, BuzonSQLite.reclamar and registrar).
+    BEGIN_LECTURA, HUERFANAS, RECLAMAR, LEER_AVISOS, MARCAR,
     // The best design.
     RECLAMAR_OPTIMO, LEER_OPTIMO, MARCAR_OPTIMO,
     SENTENCIAS
@@ -24,32 +24,33 @@ enum {
 
 static const char *const sql[SENTENCIAS] = {
     [BEGIN] = "BEGIN IMMEDIATE",
+    [BEGIN_LECTURA] = "BEGIN DEFERRED",
     [COMMIT] = "COMMIT",
     [OTRAS_VIVAS] =
         "SELECT id, pid, pid_inicio, anfitrion FROM ejecucion "
         "WHERE partido_id = ?1 AND estado = 'en_juego' AND cancelacion_pedida IS NULL "
-        "AND (?2 IS NULL OR id <> ?2)",
+        "AND (CAST(?2 AS BIGINT) IS NULL OR id <> ?2)",
     [AJUSTES] = "SELECT clave, valor FROM ajuste",
     [INSERTAR_EJECUCION] =
         "INSERT INTO ejecucion (partido_id, codigo, duracion, duracion_fija, ms_por_minuto, "
-        "estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida) "
-        "VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?) "
+        "estado, pid, pid_inicio, anfitrion, latido, cancelacion_pedida, dueno) "
+        "VALUES (?, ?, ?, ?, ?, 'en_juego', ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?) "
         "RETURNING id",
     [MINUTO] =
         "UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?, "
         "latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-        "WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
+        "WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
     [PERMISO] = "SELECT valor FROM ajuste WHERE clave = ?",
     [ENCUENTRO] =
-        "SELECT l.nombre, v.nombre, p.competicion FROM partido p "
+        "SELECT l.nombre AS local, v.nombre AS visitante, p.competicion FROM partido p "
         "JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id "
         "WHERE p.id = ?",
-    [CANALES_ACTIVOS] = "SELECT nombre FROM canal WHERE activo = 1 ORDER BY nombre",
+    [CANALES_ACTIVOS] = "SELECT nombre, avisar FROM canal WHERE activo = 1 ORDER BY nombre",
     [FILTROS] = "SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor",
     [INSERTAR_AVISO] =
         "INSERT INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo, "
         "cuerpo, minuto, anadido, jugador, equipo, marcador_local, marcador_visitante, adjunto, "
-        "creado) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "creado, seguimiento_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING RETURNING id",
     [INSERTAR_ENTREGA] =
         "INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento, "
@@ -59,29 +60,39 @@ static const char *const sql[SENTENCIAS] = {
     [TERMINAR] =
         "UPDATE ejecucion SET estado = 'terminado', minuto = ?, "
         "acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-        "WHERE id = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
+        "WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
     [REGISTRO] = "INSERT INTO registro (partido_id, linea) VALUES (?, ?)",
+    [HUERFANAS] =
+        "SELECT DISTINCT x.id, x.pid, x.pid_inicio, x.anfitrion FROM entrega e "
+        "JOIN ejecucion x ON x.id = e.ejecucion_id WHERE e.canal = ? AND e.estado = 'pendiente'",
     [RECLAMAR] =
         "UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2 "
         "WHERE canal = ?3 AND aviso_id IN ("
         " SELECT e.aviso_id FROM entrega e"
         " WHERE e.canal = ?3 AND e.estado = 'pendiente' AND e.proximo_intento <= ?4"
-        "  AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)"
-        "  AND (?6 = 0 OR e.intentos = 0)"
-        "  AND (?7 IS NULL OR e.ejecucion_id = ?7)"
-        "  AND (?9 IS NULL OR e.aviso_id = ?9)"
-        "  AND NOT EXISTS ("
-        "   SELECT 1 FROM entrega p"
-        "   WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id"
-        "    AND p.aviso_id < e.aviso_id"
-        "    AND p.estado = 'pendiente' AND p.arrendado_hasta >= ?5)"
+        " AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)"
+        " AND (?6 = 0 OR e.intentos = 0)"
+        " AND (CAST(?7 AS BIGINT) IS NULL OR e.ejecucion_id = ?7)"
+        " AND (CAST(?9 AS BIGINT) IS NULL OR e.aviso_id = ?9)"
+        " AND (e.ejecucion_id = 0 OR NOT EXISTS ("
+        " SELECT 1 FROM entrega p JOIN aviso pa ON pa.id = p.aviso_id"
+        " WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id"
+        " AND p.aviso_id < e.aviso_id AND p.estado = 'pendiente'"
+        " AND pa.creado >= ?10"
+        " AND NOT (p.proximo_intento <= ?4"
+        " AND (p.arrendado_hasta IS NULL OR p.arrendado_hasta < ?5)"
+        " AND (?6 = 0 OR p.intentos = 0)"
+        " AND (CAST(?9 AS BIGINT) IS NULL OR p.aviso_id = ?9))))"
         " ORDER BY e.aviso_id"
-        " LIMIT ?8) "
+        " LIMIT ?8 ) "
         "RETURNING aviso_id, intentos",
     [LEER_AVISOS] =
-        "SELECT coalesce(partido_id, 0), identificador, titulo, cuerpo, minuto, anadido, jugador, "
-        "equipo, marcador_local, marcador_visitante, adjunto, creado, ejecucion_id, tipo, id "
-        "FROM aviso WHERE id IN (SELECT value FROM json_each(?))",
+        "SELECT partido_id AS partido_id, identificador AS identificador, titulo AS titulo, "
+        "cuerpo AS cuerpo, minuto AS minuto, anadido AS anadido, jugador AS jugador, "
+        "equipo AS equipo, marcador_local AS marcador_local, "
+        "marcador_visitante AS marcador_visitante, adjunto AS adjunto, creado AS creado, "
+        "ejecucion_id AS ejecucion_id, tipo AS tipo, id AS id, seguimiento_id AS seguimiento_id "
+        "FROM aviso WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
     [MARCAR] =
         "UPDATE entrega SET estado = 'entregada', entregada_en = ?1, ultimo_error = NULL, "
         "arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1 "
@@ -107,6 +118,8 @@ static const char *const sql[SENTENCIAS] = {
 
 struct marcador_base {
     sqlite3 *db;
+    void (*al_ejecutar)(const char *sql, void *contexto);
+    void *contexto;
     sqlite3_stmt *s[SENTENCIAS];
     /// `INSERT INTO registro … VALUES (?, ?), …` with n rows, prepared on first use and kept
     /// (marcador's statement cache does the same for each size it meets).
@@ -193,12 +206,13 @@ int marcador_base_partido(
     if ((codigo = correr(s))) return codigo;
     if ((codigo = correr(base->s[AJUSTES]))) return codigo;
     s = base->s[INSERTAR_EJECUCION]; i = 1;
-    I(partido); T("c0de1"); I(90); I(0); I(0); I(1); I(1); T(""); N();
+    I(partido); T("c0de1"); I(90); I(0); I(0); I(1); I(1); T(""); N(); T("00c0ffee00c0ffee");
     sqlite3_int64 ejecucion = insertar(s, &codigo);
     if (codigo) return codigo;
     if ((codigo = correr(base->s[COMMIT]))) return codigo;
 
     int local = 0, visitante = 0, siguiente = 0;
+    char ultimo[64] = "ninguno";
     for (int minuto = 1; minuto <= 90; minuto++) {
         if ((codigo = correr(base->s[BEGIN]))) return codigo;
         int primero = siguiente;
@@ -207,6 +221,7 @@ int marcador_base_partido(
             siguiente++;
         }
         s = base->s[MINUTO]; i = 1; I(minuto); I(local); I(visitante); I(ejecucion);
+        T("00c0ffee00c0ffee");
         if ((codigo = correr(s))) return codigo;
         if (siguiente > primero) {
             s = base->s[PERMISO]; i = 1; T("avisos_permitidos");
@@ -226,7 +241,7 @@ int marcador_base_partido(
                 s = base->s[INSERTAR_AVISO]; i = 1;
                 I(ejecucion); I(partido); T("gol"); T(goles[g].identificador); T("¡Gol!");
                 T(goles[g].cuerpo); I(goles[g].minuto); I(goles[g].anadido); T(goles[g].jugador);
-                T(goles[g].equipo); I(local); I(visitante); N(); D(ahora);
+                T(goles[g].equipo); I(local); I(visitante); N(); D(ahora); N();
                 sqlite3_int64 aviso = insertar(s, &codigo);
                 if (codigo) return codigo;
                 if (aviso < 0) continue;
@@ -239,14 +254,18 @@ int marcador_base_partido(
         }
         s = base->s[GOLES_A_MANO]; i = 1; I(ejecucion);
         if ((codigo = correr(s))) return codigo;
-        char ultimo[64];
-        snprintf(ultimo, sizeof ultimo, "minuto %d con %d-%d", minuto, local, visitante);
+        // As the engine: a new «último aviso» every 15 minutes, the same text in between (so
+        // the schema's trigger on a changed value fires 6 times a match, as for marcador).
+        if (minuto % 15 == 0)
+            snprintf(ultimo, sizeof ultimo, "minuto %d con %d-%d", minuto, local, visitante);
         s = base->s[ULTIMO_AVISO]; i = 1; T(ultimo); I(ejecucion);
         if ((codigo = correr(s))) return codigo;
         if ((codigo = correr(base->s[COMMIT]))) return codigo;
     }
     if ((codigo = correr(base->s[BEGIN]))) return codigo;
-    s = base->s[TERMINAR]; i = 1; I(90); I(ejecucion);
+    s = base->s[TERMINAR]; i = 1; I(90); I(ejecucion); T("00c0ffee00c0ffee");
+    if ((codigo = correr(s))) return codigo;
+    s = base->s[GOLES_A_MANO]; i = 1; I(ejecucion);
     if ((codigo = correr(s))) return codigo;
     if ((codigo = correr(base->s[COMMIT]))) return codigo;
     if ((codigo = correr(base->s[BEGIN]))) return codigo;
@@ -286,12 +305,21 @@ static int despachar(
     size_t tamano_lineas = (size_t)lote * 512;
     char *lineas = malloc(tamano_lineas);
     int total = 0;
+    {
+        // Before its first claim the dispatcher reads which runs its pending rows belong to
+        // (to hand back those of a player that died), in a read transaction of its own.
+        sqlite3_stmt *s = base->s[HUERFANAS];
+        int i = 1;
+        T(canal);
+        if (correr(base->s[BEGIN_LECTURA]) || correr(s) || correr(base->s[COMMIT])) goto fallo;
+    }
     for (;;) {
         sqlite3_stmt *s;
         int i, n = 0;
         if (correr(base->s[BEGIN])) goto fallo;
         s = base->s[RECLAMAR]; i = 1;
         T("base"); D(ahora + 60); T(canal); D(ahora); D(ahora); I(0); N(); I(lote); N();
+        D(ahora - 600);
         while (sqlite3_step(s) == SQLITE_ROW) {
             ids[n++] = sqlite3_column_int64(s, 0);
             (void)sqlite3_column_int64(s, 1);
@@ -389,4 +417,21 @@ fallo:
     free(ids);
     free(json);
     return -1;
+}
+
+static int trazar(unsigned tipo, void *contexto, void *sentencia, void *texto) {
+    (void)tipo;
+    (void)sentencia;
+    marcador_base *base = contexto;
+    // A trigger's start comes as a comment (`-- TRIGGER …`): not a statement run.
+    if (strncmp(texto, "--", 2) != 0) base->al_ejecutar(texto, base->contexto);
+    return 0;
+}
+
+void marcador_base_trazar(
+    marcador_base *base, void (*al_ejecutar)(const char *sql, void *contexto), void *contexto) {
+    base->al_ejecutar = al_ejecutar;
+    base->contexto = contexto;
+    sqlite3_trace_v2(base->db, al_ejecutar ? SQLITE_TRACE_STMT : 0, al_ejecutar ? trazar : NULL,
+                     base);
 }

@@ -49,6 +49,22 @@ final class BaseEnC {
         precondition(codigo == 0, "base en C: error \(codigo)")
     }
 
+    /// The statements the baseline runs while `cuerpo` runs, in order.
+    func sentencias(durante cuerpo: () -> Void) -> [String] {
+        final class Caja { var sentencias: [String] = [] }
+        let caja = Caja()
+        marcador_base_trazar(
+            base,
+            { sql, contexto in
+                guard let sql, let contexto else { return }
+                Unmanaged<Caja>.fromOpaque(contexto).takeUnretainedValue().sentencias.append(
+                    String(cString: sql))
+            }, Unmanaged.passUnretained(caja).toOpaque())
+        cuerpo()
+        marcador_base_trazar(base, nil, nil)
+        return caja.sentencias
+    }
+
     func despachar(_ canal: String, lote: Int) -> Int {
         Int(marcador_base_despachar(base, canal, Int32(lote), Date().timeIntervalSince1970))
     }

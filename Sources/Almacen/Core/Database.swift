@@ -59,7 +59,40 @@ public final class Database: BaseSQL {
     /// Milliseconds of each nap while another connection holds the lock.
     static let siesta = 2
 
+    /// What `trazar` calls, kept alive while tracing.
+    private var traza: Traza?
+
+    /// The statements a caller runs, as `marcador-bench` compares them with its C baseline.
+    private final class Traza {
+        let alEjecutar: @Sendable (String) -> Void
+        init(_ alEjecutar: @escaping @Sendable (String) -> Void) { self.alEjecutar = alEjecutar }
+    }
+
+    /// Calls `alEjecutar` with the SQL text of every statement this connection starts (not
+    /// those its triggers run), until called with `nil`. For the bench's check that a baseline
+    /// runs exactly marcador's statements; nothing in the product traces.
+    /// `@Sendable`: the connection runs on whatever thread holds its queue.
+    public func trazar(_ alEjecutar: (@Sendable (String) -> Void)?) {
+        traza = alEjecutar.map(Traza.init)
+        guard let traza else {
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            return
+        }
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_STMT),
+            { _, contexto, _, texto in
+                // A trigger's start comes as a comment (`-- TRIGGER …`): not a statement run.
+                guard let contexto, let texto else { return 0 }
+                let sql = String(cString: texto.assumingMemoryBound(to: CChar.self))
+                if !sql.hasPrefix("--") {
+                    Unmanaged<Traza>.fromOpaque(contexto).takeUnretainedValue().alEjecutar(sql)
+                }
+                return 0
+            }, Unmanaged.passUnretained(traza).toOpaque())
+    }
+
     deinit {
+        sqlite3_trace_v2(handle, 0, nil, nil)
         statements.removeAll()
         sqlite3_close_v2(handle)
     }

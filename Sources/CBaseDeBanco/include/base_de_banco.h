@@ -45,4 +45,9 @@ int marcador_base_despachar_optimo(marcador_base *base, const char *canal, int l
 int marcador_base_despachar_registro(
     marcador_base *base, const char *canal, int lote, double ahora, int fd);
 
+/// Calls `al_ejecutar` with the SQL text of every statement the baseline starts (not those its
+/// triggers run), until called with NULL: the bench compares it with marcador's own.
+void marcador_base_trazar(
+    marcador_base *base, void (*al_ejecutar)(const char *sql, void *contexto), void *contexto);
+
 #endif
