@@ -120,10 +120,28 @@ struct CarrerasE2ETests {
             "SELECT count(*) FROM registro WHERE linea LIKE 'notificación%' AND partido_id >= \(primero)"
         )
         #expect(lineas == avisos, "\(nombre): \(lineas) líneas para \(avisos) avisos")
+        // Every notice reached the webhook under exactly one key. A POST can come twice with
+        // that same key (the receiver's deduplication handles it, DESIGN §8): a `jugar` that
+        // ends gives back, after its half-second drain, a delivery whose answer it has not
+        // read yet, and on a loaded machine that answer can be late. Such repeats are counted
+        // and printed; a lost notice or one under two keys fails.
         let claves = receptor.peticiones.compactMap { $0.cabeceras["idempotency-key"] }
-        #expect(claves.count == avisos, "\(nombre): \(claves.count) POST para \(avisos) avisos")
-        #expect(Set(claves).count == claves.count, "\(nombre): un aviso llegó dos veces")
-        print("\(nombre): \(avisos) avisos, \(lineas) líneas de registro, \(claves.count) POST")
+        #expect(
+            Set(claves).count == avisos,
+            "\(nombre): \(Set(claves).count) claves para \(avisos) avisos")
+        let porAviso = Set(
+            receptor.peticiones.compactMap { peticion -> String? in
+                guard
+                    let cuerpo = try? JSONSerialization.jsonObject(with: Data(peticion.cuerpo))
+                        as? [String: Any], let id = cuerpo["identificador"] as? String,
+                    let clave = peticion.cabeceras["idempotency-key"]
+                else { return nil }
+                return "\(clave) \(id)"
+            })
+        #expect(porAviso.count == Set(claves).count, "\(nombre): una clave con dos avisos")
+        print(
+            "\(nombre): \(avisos) avisos, \(lineas) líneas de registro, \(claves.count) POST, "
+                + "\(claves.count - Set(claves).count) repetidos con la misma clave")
         _ = await web.parar()
     }
 
