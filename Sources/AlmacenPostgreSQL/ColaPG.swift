@@ -44,20 +44,9 @@ public final class ColaPG: ColaSQL {
 
     public func ahora() -> Double { segundosUnix() + desfase.withLock { $0 } }
 
+    /// Reads change nothing: after a lost connection they simply run again.
     public func read<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws -> T {
-        try estado.withLock { estado in
-            var caida: Double?
-            while true {
-                let conexion = try conexionViva(&estado, caida: caida)
-                do {
-                    return try body(conexion)
-                } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
-                    // Reads change nothing: once reconnected, they simply run again.
-                    caida = caida ?? Interrupcion.reloj()
-                    estado.conexion = nil
-                }
-            }
-        }
+        try repetible(body)
     }
 
     public func write<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws -> T {
@@ -75,6 +64,12 @@ public final class ColaPG: ColaSQL {
     public func writeIdempotente<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws
         -> T
     {
+        try repetible(body)
+    }
+
+    /// `body` on the live connection, run again after the connection is lost (once it is back)
+    /// or after losing a race (40001, 40P01): only for what means the same when run twice.
+    private func repetible<T: Sendable>(_ body: (borrowing ConexionPG) throws -> T) throws -> T {
         try estado.withLock { estado in
             var carreras = 0
             var caida: Double?

@@ -34,7 +34,21 @@ public enum ClienteDePrueba {
         for (nombre, valor) in cabeceras { peticion += "\(nombre): \(valor)\r\n" }
         if !cuerpo.isEmpty || metodo == "POST" { peticion += "Content-Length: \(cuerpo.count)\r\n" }
         peticion += "Connection: close\r\n\r\n"
-        try escribir(socket, Data(peticion.utf8) + cuerpo)
+        return try enBruto(socket, Data(peticion.utf8) + cuerpo)
+    }
+
+    /// `bytes` as they are (a request no well-behaved client would write) on a new connection,
+    /// and the answer read to the end.
+    public static func pedirEnBruto(puerto: Int, _ bytes: Data, limite: Double = 10) throws
+        -> Respuesta
+    {
+        let socket = try conectar(puerto: puerto, limite: limite)
+        defer { close(socket) }
+        return try enBruto(socket, bytes)
+    }
+
+    private static func enBruto(_ socket: Int32, _ bytes: Data) throws -> Respuesta {
+        try escribir(socket, bytes)
         var recibido = Data()
         var bloque = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -60,7 +74,7 @@ public enum ClienteDePrueba {
         return try pedir(puerto: puerto, "POST", ruta, cabeceras: cabeceras, cuerpo: cuerpo)
     }
 
-    public static func conectar(puerto: Int, limite: Double) throws -> Int32 {
+    static func conectar(puerto: Int, limite: Double) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var tiempo = timeval(tv_sec: Int(limite), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tiempo, socklen_t(MemoryLayout<timeval>.size))
@@ -80,7 +94,7 @@ public enum ClienteDePrueba {
         return socket
     }
 
-    public static func escribir(_ socket: Int32, _ datos: Data) throws {
+    static func escribir(_ socket: Int32, _ datos: Data) throws {
         try datos.withUnsafeBytes { bytes in
             var enviados = 0
             while enviados < bytes.count {
@@ -91,7 +105,7 @@ public enum ClienteDePrueba {
         }
     }
 
-    public static func analizar(_ datos: Data) throws -> Respuesta {
+    static func analizar(_ datos: Data) throws -> Respuesta {
         guard let fin = datos.firstRange(of: Data("\r\n\r\n".utf8)) else {
             throw Fallo.respuestaRota
         }

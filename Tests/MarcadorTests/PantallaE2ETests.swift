@@ -117,20 +117,11 @@ struct PantallaE2ETests {
         #expect(head.cuerpo.isEmpty)
         #expect(head.cabeceras["content-length"] == String(get.cuerpo.count))
         // Two Host headers: which server it is for cannot be told.
-        let socket = try ClienteDePrueba.conectar(puerto: servidor.puerto, limite: 10)
-        defer { close(socket) }
         let peticion =
             "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(servidor.puerto)\r\nHost: otro.example\r\n"
             + "Connection: close\r\n\r\n"
-        try ClienteDePrueba.escribir(socket, Data(peticion.utf8))
-        var recibido = Data()
-        var bloque = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = read(socket, &bloque, bloque.count)
-            if n <= 0 { break }
-            recibido.append(contentsOf: bloque[..<n])
-        }
-        let respuesta = try ClienteDePrueba.analizar(recibido)
+        let respuesta = try ClienteDePrueba.pedirEnBruto(
+            puerto: servidor.puerto, Data(peticion.utf8))
         #expect(respuesta.estado == 400)
         #expect(respuesta.texto.contains("más de una cabecera Host"))
         await servidor.parar()
