@@ -107,12 +107,11 @@ public final class ColaPG: ColaSQL {
                 let conexion = try conexionViva(&estado, caida: caida)
                 var resultado: T?
                 do {
-                    try conexion.executeScript("BEGIN")
-                    if ordenada {
-                        try conexion.executeScript(
-                            "SELECT pg_advisory_xact_lock(\(Self.ordenDeEscritura.0), \(Self.ordenDeEscritura.1))"
-                        )
-                    }
+                    // BEGIN and the lock travel together: one round trip, not two.
+                    try conexion.executeScript(
+                        ordenada
+                            ? "BEGIN; SELECT pg_advisory_xact_lock(\(Self.ordenDeEscritura.0), \(Self.ordenDeEscritura.1))"
+                            : "BEGIN")
                     resultado = try body(conexion)
                     if podar {
                         try conexion.executeScript(

@@ -39,7 +39,8 @@ static const char *const sql[SENTENCIAS] = {
     [MINUTO] =
         "UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?, "
         "latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-        "WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
+        "WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL "
+        "RETURNING mano_local, mano_visitante",
     [PERMISO] = "SELECT valor FROM ajuste WHERE clave = ?",
     [ENCUENTRO] =
         "SELECT l.nombre AS local, v.nombre AS visitante, p.competicion FROM partido p "
@@ -252,14 +253,14 @@ int marcador_base_partido(
                 }
             }
         }
-        s = base->s[GOLES_A_MANO]; i = 1; I(ejecucion);
-        if ((codigo = correr(s))) return codigo;
-        // As the engine: a new «último aviso» every 15 minutes, the same text in between (so
-        // the schema's trigger on a changed value fires 6 times a match, as for marcador).
-        if (minuto % 15 == 0)
-            snprintf(ultimo, sizeof ultimo, "minuto %d con %d-%d", minuto, local, visitante);
-        s = base->s[ULTIMO_AVISO]; i = 1; T(ultimo); I(ejecucion);
-        if ((codigo = correr(s))) return codigo;
+        // As the engine: «último aviso» written at the first minute and then when it changes,
+        // every 15 minutes (so the schema's trigger fires 6 times a match, as for marcador).
+        if (minuto == 1 || minuto % 15 == 0) {
+            if (minuto % 15 == 0)
+                snprintf(ultimo, sizeof ultimo, "minuto %d con %d-%d", minuto, local, visitante);
+            s = base->s[ULTIMO_AVISO]; i = 1; T(ultimo); I(ejecucion);
+            if ((codigo = correr(s))) return codigo;
+        }
         if ((codigo = correr(base->s[COMMIT]))) return codigo;
     }
     if ((codigo = correr(base->s[BEGIN]))) return codigo;

@@ -14,6 +14,8 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
     let ahora: @Sendable () -> Double
     /// The run being written and this chronicle's owner token for it.
     private let tenencia = Mutex<(id: Int, dueno: String)?>(nil)
+    /// The «último aviso» this chronicle last committed (`nil` before its first minute).
+    private let ultimoEscrito = Mutex<String?>(nil)
 
     public init(
         _ queue: Cola, partidoId: Int, duracionFija: Bool,
@@ -118,24 +120,35 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
         minuto: Int, goles: Marcador, avisos: [AvisoDeGol], ultimoAviso: (Marcador) -> String
     ) throws -> Escritura {
         let (id, dueno) = actual()
-        return try queue.write { db -> Escritura in
+        let escrito = ultimoEscrito.withLock { $0 }
+        let (escritura, texto) = try queue.write { db -> (Escritura, String?) in
             // The fence and the write are one statement: a stop request or a takeover
             // committed by another process before this transaction means this minute is not
-            // written at all.
-            try db.execute(
-                """
-                UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
-                    latido = \(db.dialecto.ahora)
-                WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
-                """, minuto, goles.local, goles.visitante, id, dueno)
-            guard db.changes == 1 else { return try Self.porQueNo(db, id, dueno) }
+            // written at all. It hands back the manual goals too (one round trip, not two).
+            guard
+                let mano = try db.row(
+                    """
+                    UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
+                        latido = \(db.dialecto.ahora)
+                    WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+                    RETURNING mano_local, mano_visitante
+                    """, minuto, goles.local, goles.visitante, id, dueno,
+                    map: {
+                        Marcador(local: $0.int("mano_local"), visitante: $0.int("mano_visitante"))
+                    })
+            else { return (try Self.porQueNo(db, id, dueno), nil) }
             try ConsultasDeAvisos.encolar(
                 db, avisos: avisos, ejecucion: id, canalesPropios: canalesPropios, ahora: ahora())
-            let mano = try Self.golesAMano(db, id)
-            try db.execute(
-                "UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?", ultimoAviso(mano), id)
-            return .hecha(golesAMano: mano)
+            // «Último aviso» changes every 15 minutes: the other minutes write nothing.
+            let texto = ultimoAviso(mano)
+            if texto != escrito {
+                try db.execute("UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?", texto, id)
+            }
+            return (.hecha(golesAMano: mano), texto)
         }
+        // Kept once committed: a minute rolled back leaves the last text that is stored.
+        if let texto { ultimoEscrito.withLock { $0 = texto } }
+        return escritura
     }
 
     public func golAMano(_ lado: Lado) throws -> Marcador {
