@@ -191,7 +191,9 @@ struct FallosDePostgreSQLE2ETests {
         let enviada = jugando.senal(SIGINT)
         let (codigo, salida) = await jugando.esperarFin(limite: .seconds(10))
         #expect(codigo == 130)
-        #expect((salida - enviada).segundos < 1.5)
+        // The safety net is told apart by its line, not by the clock: on a loaded machine the
+        // few 150 ms waits of the way out took 2.9 s once. The bound only catches a hang.
+        #expect((salida - enviada).segundos < 5)
         #expect(jugando.linea("no terminó a tiempo") == nil)
         #expect(jugando.linea("no respondió a tiempo mientras marcador se paraba") != nil)
     }
