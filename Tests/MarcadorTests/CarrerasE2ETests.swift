@@ -16,8 +16,9 @@ import Testing
 /// each channel (`registro` and a loopback webhook) exactly once.
 ///
 /// Each round plays a match of its own (imported for the matrix), three rounds at a time.
-/// Serialized: it runs tens of processes against two cores.
-@Suite("Una ejecución viva por partido (binario)", .serialized)
+/// The two stores' matrices run side by side (each has its own database, server and
+/// receiver): run one after the other they were the longest chain of the whole suite.
+@Suite("Una ejecución viva por partido (binario)")
 struct CarrerasE2ETests {
     enum Mezcla: String, CaseIterable, Sendable {
         case terminales = "CLI×CLI"
