@@ -18,9 +18,12 @@ public struct ErrorPG: Error, Sendable, CustomStringConvertible {
 
     /// A transaction that lost a race (serialization failure, deadlock): worth running again.
     var reintentable: Bool { estado == "40001" || estado == "40P01" }
-    /// The server cannot be reached, the connection broke, or the server stopped answering.
+    /// The server cannot be reached, the connection broke, the server stopped answering, or it
+    /// ended this session (25P03: ten silent seconds inside a transaction, as a paused process
+    /// leaves them; 57P05: an idle session).
     public var sinConexion: Bool {
         estado.hasPrefix("08") || estado == "57P01" || estado == "57P02" || estado == "57P03"
+            || estado == "25P03" || estado == "57P05"
     }
     /// The process is stopping (SIGINT, SIGTERM): nothing more is tried.
     public var interrumpido: Bool { estado == Self.estadoInterrumpido }
@@ -94,7 +97,14 @@ public final class ConexionPG: BaseSQL {
         try conectar(hasta: Interrupcion.reloj() + plazo)
         var copia = api
         marcador_pq_callar(&copia, conexion)
-        try executeScript("SET client_min_messages = warning")
+        // A process paused in the middle of a transaction (SIGSTOP, a laptop lid) would hold
+        // its row and advisory locks for as long as it stays paused, and every other writer —
+        // a resume from another host too — would wait for it. Our transactions send their
+        // statements back to back, so ten silent seconds inside one mean the client is gone:
+        // the server ends that session, the locks go, and the client, if it comes back,
+        // reconnects and retries (its request id says whether anything committed).
+        try executeScript(
+            "SET client_min_messages = warning; SET idle_in_transaction_session_timeout = '10s'")
     }
 
     deinit { api.finish(conexion) }
