@@ -137,7 +137,9 @@ const registroDelTrabajador =
 
 // A notice from the `navegador` channel. With quiet mode, a visible page shows a banner, and
 // no tab raises a system notification while one is visible (the Service Worker sees them all).
+window.marcadorAvisos = 0;
 async function notificar(aviso) {
+  window.marcadorAvisos += 1;
   anunciar(aviso.titulo + ' ' + aviso.cuerpo);
   const aLaVista = document.visibilityState === 'visible';
   if (silencio && aLaVista) mostrarBanner(aviso.titulo + ' ' + aviso.cuerpo);
