@@ -24,9 +24,12 @@ public final class Sondeador: Sendable {
     /// snapshot are both unchanged needs no decoding, comparing or encoding (most of a poll of
     /// a thousand matches, when a few of them change).
     private let escritas = Mutex<[String: (huella: String, foto: String)]>([:])
-    /// How long a source is this poller's once leased: longer than any poll can take (the
-    /// request's limit is 10 s at most), so only a poller that died or froze loses it.
-    public static let arriendo = 60.0
+    /// How long a source is this poller's once leased: twice the longest request (10 s), so
+    /// only a poller that died or froze loses it — and not much longer, since a poller killed
+    /// in the middle of a poll keeps every other one off the source until it expires (at 60 s
+    /// a loaded test run saw a restarted `directo` miss a half-time that lasted 30 s). A poll
+    /// that outlives its lease stores nothing (its outcome is fenced by the holder).
+    public static let arriendo = 20.0
     /// The largest answer read (a season's match list is well under 1 MB).
     public static let bytesMaximos = 16 * 1024 * 1024
 
