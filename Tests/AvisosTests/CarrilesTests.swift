@@ -122,16 +122,18 @@ struct CarrilesTests {
     @Test func unArriendoRenovadoNoSeVuelveAReclamar() async throws {
         try await jugarPartidoUno()
         var configuracion = Despachador.Configuracion()
-        // The lease is renewed every third of it: two seconds of lease leave room for a test
-        // machine running many suites (and servers) at once to be over a second late.
-        configuracion.arriendo = 2
-        let lento = NotificadorLento(canal: "registro", segundos: 0.7)
+        // The lease is renewed every third of it: four seconds of lease leave room for a
+        // loaded test machine to be over two seconds late (at two, a run beside five loaded
+        // `make test` rounds was late by more than the 1.3 s it left); the work, 5 × 1.2 s,
+        // still outlasts the lease, so only renewals keep the other dispatcher out.
+        configuracion.arriendo = 4
+        let lento = NotificadorLento(canal: "registro", segundos: 1.2)
         let primero = despachador([lento], configuracion: configuracion)
         let trabajo = Task { try await primero.enviarPendientes() }
         try await esperarQue { try entregas("registro").allSatisfy { $0.arrendatario == "uno" } }
         let segundo = NotificadorEspia(canal: "registro")
         let otro = despachador([segundo], arrendatario: "dos", configuracion: configuracion)
-        // 5 × 0.7 s of work against a 2 s lease: the other dispatcher keeps trying.
+        // 5 × 1.2 s of work against a 4 s lease: the other dispatcher keeps trying.
         while lento.avisos.count < 5 {
             try await otro.enviarPendientes()
             try await Task.sleep(for: .milliseconds(50))
