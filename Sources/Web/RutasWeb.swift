@@ -407,8 +407,12 @@ struct RutasWeb: Sendable {
         var lineas: [String] = []
         if let silencio = cuerpo.silencio { lineas.append(try nucleo.cambiarSilencio(silencio)) }
         if let avisos = cuerpo.avisos {
+            // The channel first: a page that sees notices turned on (the `ajustes` event) may
+            // start a match at once, and its goals must already have the browser to go to
+            // (a loaded run saw Jugar pressed between the two writes, and no notification).
+            let canal = avisos ? try asegurarCanalDelNavegador() : nil
             lineas.append(try nucleo.permitirAvisos(avisos))
-            if avisos, let linea = try asegurarCanalDelNavegador() { lineas.append(linea) }
+            if let canal { lineas.append(canal) }
         }
         // Like `ajustes duracion`: the runs following the setting (this server's too, stopped
         // in place) start again from zero.

@@ -72,8 +72,12 @@ try:
     # The app's controls are in a secondary area, closed at first.
     navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
     navegador.find_element(By.ID, "permiso").click()
-    resultado["permiso"] = esperar(
-        lambda: navegador.find_element(By.ID, "permiso-estado").text, limite=10)
+    # Until the server has turned notices on and added the `navegador` channel (the text
+    # says so): a match started before that would queue its goals for no browser at all, as
+    # a loaded run once did.
+    esperar(lambda: navegador.find_element(By.ID, "permiso-estado").text
+            == "Avisos de gol activados.", limite=30)
+    resultado["permiso"] = navegador.find_element(By.ID, "permiso-estado").text
     resultado["permisoDelNavegador"] = navegador.execute_script("return Notification.permission")
     esperar(lambda: navegador.execute_script(
         "return navigator.serviceWorker.controller !== null || true"))
