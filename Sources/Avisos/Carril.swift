@@ -69,6 +69,8 @@ final class Carril: Sendable {
             // back to the queue): claiming them again at once would only deliver them again.
             // A drain claims no more; a serving lane waits for its next poll.
             var tiendaEnFallo = false
+            // How long a drain waits before claiming again what another claim had locked.
+            var reintento = Duration.milliseconds(1)
             while !Task.isCancelled {
                 let modo = self.modo
                 var reclamadas = 0
@@ -112,7 +114,24 @@ final class Carril: Sendable {
                         continue
                     }
                 }
-                if case .drenar = modo, enVuelo == 0, reclamadas == 0 || tiendaEnFallo { break }
+                if case .drenar = modo, enVuelo == 0 {
+                    if tiendaEnFallo { break }
+                    if reclamadas == 0 {
+                        // Empty, but beside another claim it may have been only its row locks.
+                        do {
+                            guard try despachador.quedanReclamables(para: self, modo: modo) else {
+                                break
+                            }
+                        } catch {
+                            resumen.anotarFalloDeTienda(error)
+                            break
+                        }
+                        try? await despachador.reloj.esperar(reintento)
+                        reintento = min(reintento * 2, .milliseconds(50))
+                        continue
+                    }
+                }
+                reintento = .milliseconds(1)
                 if !esperando {
                     esperando = true
                     grupo.addTask {

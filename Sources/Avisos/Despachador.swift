@@ -257,19 +257,8 @@ public final class Despachador: Sendable {
         -> [EntregaReclamada]
     {
         let momento = ahora()
-        var reclamo = Reclamo(
-            canal: carril.nombre, arrendatario: arrendatario, ahora: momento,
-            arriendo: configuracion.arriendo, limite: limite,
-            soloPrimerosIntentos: configuracion.soloPrimerosIntentos,
-            caducidad: configuracion.caducidad)
-        if case .drenar(let hasta, let aviso) = modo {
-            reclamo.vencidasHasta = min(hasta, momento)
-            reclamo.aviso = aviso
-        }
-        if carril.nombre == TipoDeCanal.nombreTerminal {
-            guard let propia = estado.withLock({ $0.ejecucionLocal }) else { return [] }
-            reclamo.ejecucion = propia
-        }
+        guard let reclamo = reclamo(para: carril, modo: modo, limite: limite, ahora: momento)
+        else { return [] }
         do {
             let lote = try buzon.reclamar(reclamo)
             if !lote.isEmpty {
@@ -284,6 +273,43 @@ public final class Despachador: Sendable {
                 "no se pudieron reclamar avisos para «\(carril.nombre)»: \(explicacion(de: error))")
             throw error
         }
+    }
+
+    /// After an empty claim, whether a draining lane should claim again: another claim had
+    /// locked what it would have taken, and it is still there.
+    /// - Throws: what the store threw (logged here).
+    func quedanReclamables(para carril: Carril, modo: Carril.Modo) throws -> Bool {
+        guard let reclamo = reclamo(para: carril, modo: modo, limite: 1, ahora: ahora()) else {
+            return false
+        }
+        do {
+            return try buzon.quedanReclamables(reclamo)
+        } catch {
+            registro.anotar(
+                "no se pudieron reclamar avisos para «\(carril.nombre)»: \(explicacion(de: error))")
+            throw error
+        }
+    }
+
+    /// What `carril` claims now; `nil` when it may claim nothing (a terminal banner lane
+    /// while this process watches no run).
+    private func reclamo(para carril: Carril, modo: Carril.Modo, limite: Int, ahora momento: Double)
+        -> Reclamo?
+    {
+        var reclamo = Reclamo(
+            canal: carril.nombre, arrendatario: arrendatario, ahora: momento,
+            arriendo: configuracion.arriendo, limite: limite,
+            soloPrimerosIntentos: configuracion.soloPrimerosIntentos,
+            caducidad: configuracion.caducidad)
+        if case .drenar(let hasta, let aviso) = modo {
+            reclamo.vencidasHasta = min(hasta, momento)
+            reclamo.aviso = aviso
+        }
+        if carril.nombre == TipoDeCanal.nombreTerminal {
+            guard let propia = estado.withLock({ $0.ejecucionLocal }) else { return nil }
+            reclamo.ejecucion = propia
+        }
+        return reclamo
     }
 
     /// These deliveries are settled (or given back): their leases are no longer renewed.

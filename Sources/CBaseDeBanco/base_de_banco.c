@@ -16,11 +16,29 @@ enum {
     // The end.
     TERMINAR, REGISTRO,
     // Dispatch (Despachador's orphan check, BuzonSQLite.reclamar and registrar).
-    BEGIN_LECTURA, HUERFANAS, RECLAMAR, LEER_AVISOS, MARCAR,
+    BEGIN_LECTURA, HUERFANAS, RECLAMAR, QUEDAN, LEER_AVISOS, MARCAR,
     // The best design.
     RECLAMAR_OPTIMO, LEER_OPTIMO, MARCAR_OPTIMO,
     SENTENCIAS
 };
+
+/// What marcador's claim may lease (BuzonSQL.reclamable), shared by the claim and the check a
+/// drain makes after an empty claim.
+#define RECLAMABLE \
+    "e.canal = ?1 AND e.estado = 'pendiente' AND e.proximo_intento <= ?2" \
+    " AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?3)" \
+    " AND (?4 = 0 OR e.intentos = 0)" \
+    " AND (CAST(?5 AS BIGINT) IS NULL OR e.ejecucion_id = ?5)" \
+    " AND (CAST(?6 AS BIGINT) IS NULL OR e.aviso_id = ?6)" \
+    " AND (e.ejecucion_id = 0 OR NOT EXISTS (" \
+    " SELECT 1 FROM entrega p JOIN aviso pa ON pa.id = p.aviso_id" \
+    " WHERE p.canal = ?1 AND p.ejecucion_id = e.ejecucion_id" \
+    " AND p.aviso_id < e.aviso_id AND p.estado = 'pendiente'" \
+    " AND pa.creado >= ?7" \
+    " AND NOT (p.proximo_intento <= ?2" \
+    " AND (p.arrendado_hasta IS NULL OR p.arrendado_hasta < ?3)" \
+    " AND (?4 = 0 OR p.intentos = 0)" \
+    " AND (CAST(?6 AS BIGINT) IS NULL OR p.aviso_id = ?6))))"
 
 static const char *const sql[SENTENCIAS] = {
     [BEGIN] = "BEGIN IMMEDIATE",
@@ -67,26 +85,12 @@ static const char *const sql[SENTENCIAS] = {
         "SELECT DISTINCT x.id, x.pid, x.pid_inicio, x.anfitrion FROM entrega e "
         "JOIN ejecucion x ON x.id = e.ejecucion_id WHERE e.canal = ? AND e.estado = 'pendiente'",
     [RECLAMAR] =
-        "UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2 "
-        "WHERE canal = ?3 AND aviso_id IN ("
-        " SELECT e.aviso_id FROM entrega e"
-        " WHERE e.canal = ?3 AND e.estado = 'pendiente' AND e.proximo_intento <= ?4"
-        " AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)"
-        " AND (?6 = 0 OR e.intentos = 0)"
-        " AND (CAST(?7 AS BIGINT) IS NULL OR e.ejecucion_id = ?7)"
-        " AND (CAST(?9 AS BIGINT) IS NULL OR e.aviso_id = ?9)"
-        " AND (e.ejecucion_id = 0 OR NOT EXISTS ("
-        " SELECT 1 FROM entrega p JOIN aviso pa ON pa.id = p.aviso_id"
-        " WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id"
-        " AND p.aviso_id < e.aviso_id AND p.estado = 'pendiente'"
-        " AND pa.creado >= ?10"
-        " AND NOT (p.proximo_intento <= ?4"
-        " AND (p.arrendado_hasta IS NULL OR p.arrendado_hasta < ?5)"
-        " AND (?6 = 0 OR p.intentos = 0)"
-        " AND (CAST(?9 AS BIGINT) IS NULL OR p.aviso_id = ?9))))"
-        " ORDER BY e.aviso_id"
-        " LIMIT ?8 ) "
+        "UPDATE entrega SET arrendatario = ?9, arrendado_hasta = ?10 "
+        "WHERE canal = ?1 AND aviso_id IN ("
+        " SELECT e.aviso_id FROM entrega e WHERE " RECLAMABLE
+        " ORDER BY e.aviso_id LIMIT ?8) "
         "RETURNING aviso_id, intentos",
+    [QUEDAN] = "SELECT count(*) FROM (SELECT 1 FROM entrega e WHERE " RECLAMABLE " LIMIT 1) x",
     [LEER_AVISOS] =
         "SELECT partido_id AS partido_id, identificador AS identificador, titulo AS titulo, "
         "cuerpo AS cuerpo, minuto AS minuto, anadido AS anadido, jugador AS jugador, "
@@ -319,8 +323,8 @@ static int despachar(
         int i, n = 0;
         if (correr(base->s[BEGIN])) goto fallo;
         s = base->s[RECLAMAR]; i = 1;
-        T("base"); D(ahora + 60); T(canal); D(ahora); D(ahora); I(0); N(); I(lote); N();
-        D(ahora - 600);
+        T(canal); D(ahora); D(ahora); I(0); N(); N(); D(ahora - 600); I(lote); T("base");
+        D(ahora + 60);
         while (sqlite3_step(s) == SQLITE_ROW) {
             ids[n++] = sqlite3_column_int64(s, 0);
             (void)sqlite3_column_int64(s, 1);
@@ -345,7 +349,19 @@ static int despachar(
             sqlite3_clear_bindings(s);
         }
         if (correr(base->s[COMMIT])) goto fallo;
-        if (n == 0) break;
+        if (n == 0) {
+            // An empty claim ends the drain only if nothing claimable is left (a read).
+            sqlite3_int64 quedan = 0;
+            if (correr(base->s[BEGIN_LECTURA])) goto fallo;
+            s = base->s[QUEDAN]; i = 1;
+            T(canal); D(ahora); D(ahora); I(0); N(); N(); D(ahora - 600);
+            if (sqlite3_step(s) == SQLITE_ROW) quedan = sqlite3_column_int64(s, 0);
+            sqlite3_reset(s);
+            sqlite3_clear_bindings(s);
+            if (correr(base->s[COMMIT])) goto fallo;
+            if (quedan == 0) break;
+            continue;
+        }
         if (registro >= 0) {
             // The log channel: the batch's lines to stderr's stand-in and to `registro`.
             if (write(registro, lineas, escrito) < 0) goto fallo;

@@ -15,6 +15,12 @@ public protocol Buzon: Sendable {
     /// retries and attachments.
     func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada]
 
+    /// Whether `reclamo` could still lease something, row locks aside: a claim that ran beside
+    /// another one may come back empty while deliveries are left (PostgreSQL skips the rows
+    /// the other claim has locked), so a drain ends only when this says nothing is left.
+    /// Deliveries leased by someone else, or waiting behind one, are theirs: they do not count.
+    func quedanReclamables(_ reclamo: Reclamo) throws -> Bool
+
     /// Stores outcomes; one whose lease was lost meanwhile is ignored, since another
     /// dispatcher owns the delivery now. Every outcome counts one attempt.
     /// - Returns: how many outcomes were stored.

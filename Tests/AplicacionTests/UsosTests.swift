@@ -157,6 +157,7 @@ struct EnvioFallidoTests {
     struct BuzonQueFalla: Buzon {
         let base: any Buzon
         func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] { throw Averia() }
+        func quedanReclamables(_ reclamo: Reclamo) throws -> Bool { throw Averia() }
         func registrar(_ r: [ResultadoDeEntrega], arrendatario: String, ahora: Double) throws -> Int
         {
             try base.registrar(r, arrendatario: arrendatario, ahora: ahora)

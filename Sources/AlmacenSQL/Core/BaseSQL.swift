@@ -217,13 +217,4 @@ public enum Dialecto: Sendable, Hashable {
         case .postgresql: "SELECT pg_advisory_xact_lock(4242, 2)"
         }
     }
-
-    /// Row locks a claim takes so that a dispatcher skips rows another transaction holds (an
-    /// outcome being written); SQLite has one writer at a time and needs none.
-    public var saltarBloqueadas: String {
-        switch self {
-        case .sqlite: ""
-        case .postgresql: "FOR UPDATE SKIP LOCKED"
-        }
-    }
 }

@@ -53,30 +53,15 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             if db.dialecto == .postgresql { return try Self.reclamarEnUnaSentencia(db, reclamo) }
             let reclamadas = try db.rows(
                 """
-                UPDATE entrega SET arrendatario = ?1, arrendado_hasta = ?2
-                WHERE canal = ?3 AND aviso_id IN (
-                    SELECT e.aviso_id FROM entrega e
-                    WHERE e.canal = ?3 AND e.estado = 'pendiente' AND e.proximo_intento <= ?4
-                      AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?5)
-                      AND (?6 = 0 OR e.intentos = 0)
-                      AND (CAST(?7 AS BIGINT) IS NULL OR e.ejecucion_id = ?7)
-                      AND (CAST(?9 AS BIGINT) IS NULL OR e.aviso_id = ?9)
-                      AND (e.ejecucion_id = 0 OR NOT EXISTS (
-                          SELECT 1 FROM entrega p JOIN aviso pa ON pa.id = p.aviso_id
-                          WHERE p.canal = ?3 AND p.ejecucion_id = e.ejecucion_id
-                            AND p.aviso_id < e.aviso_id AND p.estado = 'pendiente'
-                            AND pa.creado >= ?10
-                            AND NOT (p.proximo_intento <= ?4
-                                AND (p.arrendado_hasta IS NULL OR p.arrendado_hasta < ?5)
-                                AND (?6 = 0 OR p.intentos = 0)
-                                AND (CAST(?9 AS BIGINT) IS NULL OR p.aviso_id = ?9))))
-                    ORDER BY e.aviso_id
-                    LIMIT ?8 \(db.dialecto.saltarBloqueadas))
+                UPDATE entrega SET arrendatario = ?9, arrendado_hasta = ?10
+                WHERE canal = ?1 AND aviso_id IN (
+                    SELECT e.aviso_id FROM entrega e WHERE \(Self.reclamable)
+                    ORDER BY e.aviso_id LIMIT ?8)
                 RETURNING aviso_id, intentos
-                """, reclamo.arrendatario, reclamo.ahora + reclamo.arriendo, reclamo.canal,
-                reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
-                reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso,
-                reclamo.ahora - reclamo.caducidad
+                """,
+                arguments: Self.argumentos(reclamo) + [
+                    reclamo.arrendatario, reclamo.ahora + reclamo.arriendo,
+                ]
             ) { ($0.int("aviso_id"), $0.int("intentos")) }
             guard !reclamadas.isEmpty else { return [] }
             // The notices in id order, merged with the claimed deliveries in the same order.
@@ -99,6 +84,51 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                         aviso: aviso, creado: creado))
             }
             return resultado
+        }
+    }
+
+    /// A delivery a claim may lease (the claim's own rows aside): pending, due, not leased
+    /// (or its lease run out), within the filters, and no earlier pending notice of its run
+    /// on the channel that is not such a delivery too. Parameters: ?1 channel, ?2 due by,
+    /// ?3 now, ?4 first attempts only, ?5 run, ?6 notice, ?7 notices created since (older
+    /// ones hold nothing back), ?8 how many.
+    private static var reclamable: String {
+        """
+        e.canal = ?1 AND e.estado = 'pendiente' AND e.proximo_intento <= ?2
+          AND (e.arrendado_hasta IS NULL OR e.arrendado_hasta < ?3)
+          AND (?4 = 0 OR e.intentos = 0)
+          AND (CAST(?5 AS BIGINT) IS NULL OR e.ejecucion_id = ?5)
+          AND (CAST(?6 AS BIGINT) IS NULL OR e.aviso_id = ?6)
+          AND (e.ejecucion_id = 0 OR NOT EXISTS (
+              SELECT 1 FROM entrega p JOIN aviso pa ON pa.id = p.aviso_id
+              WHERE p.canal = ?1 AND p.ejecucion_id = e.ejecucion_id
+                AND p.aviso_id < e.aviso_id AND p.estado = 'pendiente'
+                AND pa.creado >= ?7
+                AND NOT (p.proximo_intento <= ?2
+                    AND (p.arrendado_hasta IS NULL OR p.arrendado_hasta < ?3)
+                    AND (?4 = 0 OR p.intentos = 0)
+                    AND (CAST(?6 AS BIGINT) IS NULL OR p.aviso_id = ?6))))
+        """
+    }
+
+    /// The values of `reclamable`'s parameters, in order.
+    private static func argumentos(_ reclamo: Reclamo) -> [any DatabaseValueConvertible] {
+        [
+            reclamo.canal, reclamo.vencidasHasta ?? reclamo.ahora, reclamo.ahora,
+            reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.aviso,
+            reclamo.ahora - reclamo.caducidad, reclamo.limite,
+        ]
+    }
+
+    public func quedanReclamables(_ reclamo: Reclamo) throws -> Bool {
+        // A plain read, no locks taken: rows another claim has locked this instant still count
+        // (they were not leased yet), so an empty claim that raced one is tried again.
+        try queue.read { db in
+            let hay = try db.rows(
+                "SELECT count(*) FROM (SELECT 1 FROM entrega e WHERE \(Self.reclamable) LIMIT 1) x",
+                arguments: Self.argumentos(reclamo).dropLast()
+            ) { $0.int(0) }
+            return hay.first ?? 0 > 0
         }
     }
 
