@@ -81,8 +81,10 @@ extension BaseDeDatosRotaE2ETests {
         let escenario = Escenario()
         let ruta = montaje.ruta + "/marcador.sqlite3"
         #expect(try await escenario.marcadorSinDB(["--db", ruta, "avisos", "activar"]).codigo == 0)
+        // 150 ms a minute: 75 minutes, 11 s, after minute 15 for the disk to fill (at 50 ms a
+        // loaded machine once let the match end first).
         let jugando = try Proceso(
-            ["--db", ruta, "jugar", "1", "--ms-por-minuto", "50"], carpeta: escenario.carpeta)
+            ["--db", ruta, "jugar", "1", "--ms-por-minuto", "150"], carpeta: escenario.carpeta)
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         // Fill every free byte: the next minute's commit finds no room.
         let relleno = montaje.ruta + "/relleno"

@@ -146,7 +146,9 @@ struct JugarE2ETests {
     @Test func trasRelanzarLosGolesVuelvenAAvisar() async throws {
         let escenario = Escenario()
         _ = try await escenario.marcador("avisos", "activar")
-        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "60")
+        // 150 ms a minute: 45 minutes, 6.75 s, between minute 15 and Marta's goal for the change
+        // to arrive (at 60 ms a loaded machine once let the first run reach minute 60 first).
+        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "150")
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         _ = try await escenario.marcador("ajustes", "duracion", "60")
         let resultado = await jugando.esperar()
