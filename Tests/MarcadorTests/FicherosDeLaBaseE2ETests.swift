@@ -102,8 +102,10 @@ struct FicherosDeLaBaseE2ETests {
         let escenario = Escenario()
         let ruta = disco.ruta + "/marcador.sqlite3"
         #expect(try await escenario.marcadorSinDB(["--db", ruta, "avisos", "activar"]).codigo == 0)
+        // 150 ms a minute: 11 s after minute 15 for the disk to turn (at 50 ms a loaded
+        // machine once let the match end first).
         let jugando = try Proceso(
-            ["--db", ruta, "jugar", "1", "--ms-por-minuto", "50"], carpeta: escenario.carpeta)
+            ["--db", ruta, "jugar", "1", "--ms-por-minuto", "150"], carpeta: escenario.carpeta)
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         let rutas = ficheros.map { "'\(ruta)\($0)'" }.joined(separator: " ")
         #expect(DiscoExt4.sh("chattr +i \(rutas)") == 0)

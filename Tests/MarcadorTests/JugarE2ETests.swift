@@ -120,8 +120,8 @@ struct JugarE2ETests {
     /// Changing the duration relaunches the running match from zero, as `.task(id: duracion)`.
     @Test func cambiarLaDuracionRelanzaElPartido() async throws {
         let escenario = Escenario()
-        // 75 minutes of 60 ms left after minute 15 for the change to come.
-        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "60")
+        // 75 minutes of 100 ms (7.5 s) left after minute 15 for the change to come.
+        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "100")
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         let ajuste = try await escenario.marcador("ajustes", "duracion", "60")
         #expect(ajuste.codigo == 0)
