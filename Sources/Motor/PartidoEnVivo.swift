@@ -189,7 +189,8 @@ public final class PartidoEnVivo {
         }
         if let cronica {
             switch try cronica.terminar(minuto: minuto) {
-            case .hecha: break
+            // A manual goal stored after the last minute's write is in the final score too.
+            case .hecha(let guardada): golesAMano = guardada
             // Asked to stop after the last minute was written: a replaced run never ends as
             // finished next to the run that replaced it.
             case .parada: return try cancelar()

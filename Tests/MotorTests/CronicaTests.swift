@@ -47,6 +47,27 @@ struct CronicaTests {
         #expect(resumen.marcador == Marcador(local: 3, visitante: 2))
     }
 
+    /// A manual goal from another process that lands after the last minute was written, but
+    /// before the final whistle, is in the final score the engine reports (a loaded run once
+    /// printed 3-2 while the stored run said 3-3).
+    @Test func unGolAManoTrasElUltimoMinutoEntraEnElResultadoFinal() async throws {
+        let queue = try abrir()
+        let modelo = PartidoEnVivo(
+            partido: try partidoUno(queue), msPorMinuto: 0,
+            cronica: CronicaSQLite(queue, partidoId: 1, duracionFija: false))
+        let otra = try abrir()
+        modelo.alCambiar = { [unowned modelo] cambio in
+            guard case .minuto = cambio, modelo.minuto == 90 else { return }
+            _ = try? EjecucionesSQLite(otra).golAMano(
+                partido: 1, lado: .visitante, quitar: false, duracion: 90, codigo: "otro")
+        }
+        #expect(try await modelo.jugar(duracion: 90) == .terminado(enElMinuto: 90))
+        #expect(modelo.golesAMano == Marcador(local: 0, visitante: 1))
+        #expect(modelo.marcador == Marcador(local: 3, visitante: 3))
+        let guardada = try #require(try EjecucionesSQLite(otra).ultima(partido: 1))
+        #expect(guardada.golesAMano == Marcador(local: 0, visitante: 1))
+    }
+
     /// Resuming a run stored at minute 40 plays only what is left: the 60' goal, once.
     @Test func reanudarNoCuentaNingunGolDosVeces() async throws {
         let queue = try abrir()
