@@ -200,8 +200,10 @@ struct JugarE2ETests {
 
     @Test func unGolAManoDeOtroProcesoApareceEnElPartido() async throws {
         let escenario = Escenario()
+        // 200 ms a minute: 9 s after minute 15 for the other process's goal (at 100 ms a
+        // loaded machine once ran that command after the final whistle).
         let jugando = try escenario.lanzar(
-            "jugar", "1", "--ms-por-minuto", "100", "--duracion", "60")
+            "jugar", "1", "--ms-por-minuto", "200", "--duracion", "60")
         #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
         let gol = try await escenario.marcador("gol-a-mano", "1", "visitante")
         #expect(gol.codigo == 0)
