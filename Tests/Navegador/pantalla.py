@@ -35,6 +35,13 @@ def esperar(condicion, limite=30, cada=0.02):
     return condicion()
 
 
+def abrirControles():
+    # A click on the summary toggles: only when closed (a reload closes them again).
+    if not navegador.find_element(By.ID, "controles").get_attribute("open"):
+        navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
+    esperar(lambda: navegador.find_element(By.ID, "controles").get_attribute("open"))
+
+
 opciones = webdriver.ChromeOptions()
 for argumento in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                   "--window-size=1280,900", "--lang=es"):
@@ -70,7 +77,7 @@ try:
     resultado["recursos"] = navegador.execute_script(
         "return performance.getEntriesByType('resource').map(r => [r.name, r.encodedBodySize, r.initiatorType]);")
     # The app's controls are in a secondary area, closed at first.
-    navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
+    abrirControles()
     navegador.find_element(By.ID, "permiso").click()
     # Until the server has turned notices on and added the `navegador` channel (the text
     # says so): a match started before that would queue its goals for no browser at all, as
@@ -81,25 +88,33 @@ try:
     resultado["permisoDelNavegador"] = navegador.execute_script("return Notification.permission")
     esperar(lambda: navegador.execute_script(
         "return navigator.serviceWorker.controller !== null || true"))
+    # Reload in the middle of the match (after 10', before 35'). The page itself watches its
+    # minute and reloads: a loaded machine once let a whole 15'-35' window (0.8 s) pass between
+    # two WebDriver polls, and the reload never came.
+    navegador.execute_script(
+        "const el = document.getElementById('minuto');"
+        "new MutationObserver(() => {"
+        "  const m = parseInt(el.textContent || '0', 10);"
+        "  if (m >= 15 && m < 35 && !window.antesDeRecargar) {"
+        "    window.antesDeRecargar = true;"
+        "    sessionStorage.setItem('minutoDeLaRecarga', String(m));"
+        "    location.reload();"
+        "  }"
+        "}).observe(el, {childList: true, characterData: true, subtree: true});")
     navegador.find_element(By.ID, "jugar").click()
     paso("jugar")
-
-    # Reload in the middle of the match (after 10', before 35').
-    # The minute is read and the reload started by one script in the page: on a loaded
-    # machine a WebDriver round trip can take longer than a few minutes of the match.
-    resultado["minutoDeLaRecarga"] = esperar(lambda: navegador.execute_script(
-        "const m = parseInt(document.getElementById('minuto').textContent || '0', 10);"
-        "if (m >= 15 && m < 35) { window.antesDeRecargar = true; location.reload(); return m; }"
-        "return null;"), cada=0.005)
-    paso("recarga")
     def recargada():
         try:
             return navegador.execute_script(
-                "return !window.antesDeRecargar && document.body.dataset.listo === 'si'")
+                "return sessionStorage.getItem('minutoDeLaRecarga') !== null"
+                " && !window.antesDeRecargar && document.body.dataset.listo === 'si'")
         except Exception:  # the old page is going away under the script
             return False
-    esperar(recargada)
-    navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
+    esperar(recargada, limite=60)
+    recarga = navegador.execute_script("return sessionStorage.getItem('minutoDeLaRecarga')")
+    resultado["minutoDeLaRecarga"] = int(recarga) if recarga else None
+    paso("recarga")
+    abrirControles()
     esperar(lambda: navegador.find_element(By.ID, "estado").text == "Partido terminado")
     resultado["marcador"] = navegador.find_element(By.ID, "marcador").text
     resultado["estado"] = navegador.find_element(By.ID, "estado").text
