@@ -88,10 +88,16 @@ function escuchar(cursor, manejadores) {
       pedirRecarga('El servidor se ha reiniciado: recarga la página para seguir.');
     }
   });
+  // Events are handled one after another, and the cursor moves past one only once it is
+  // handled (a notification handed to the Service Worker): a page left mid-way replays it.
+  let cola = Promise.resolve();
   for (const [nombre, manejar] of Object.entries(manejadores)) {
     fuente.addEventListener(nombre, (evento) => {
-      sessionStorage.setItem(claveDelCursor, evento.lastEventId);
-      manejar(JSON.parse(evento.data));
+      const datos = JSON.parse(evento.data);
+      cola = cola
+        .then(() => manejar(datos))
+        .catch((error) => console.error(error))
+        .then(() => sessionStorage.setItem(claveDelCursor, evento.lastEventId));
     });
   }
   return fuente;

@@ -220,7 +220,9 @@ struct NavegadorE2ETests {
         #expect(enVivo.wholeMatch(of: /[0-9]+'/) != nil, "\(enVivo)")
         let final = visto["trasElFinal"] as? String ?? ""
         #expect(final.contains("Final") && final.contains("3-2"), "\(final)")
-        #expect((visto["notificaciones"] as? [Any])?.count == 5, "\(pasos)")
+        #expect(
+            (visto["notificaciones"] as? [Any])?.count == 5,
+            "\(pasos); vistas: \(String(describing: visto["notificacionesVistas"]))")
         // 2. Quiet mode: five banners in turn, each up for at least 2.5 s; nothing raised by
         // the hidden window while this one is in view.
         #expect(visto["visibilidadDelFondo"] as? String == "hidden")
