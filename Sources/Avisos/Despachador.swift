@@ -269,9 +269,7 @@ public final class Despachador: Sendable {
             }
             return lote
         } catch {
-            registro.anotar(
-                "no se pudieron reclamar avisos para «\(carril.nombre)»: \(explicacion(de: error))")
-            throw error
+            throw anotarQueNoSePudoReclamar(carril, error)
         }
     }
 
@@ -285,10 +283,15 @@ public final class Despachador: Sendable {
         do {
             return try buzon.quedanReclamables(reclamo)
         } catch {
-            registro.anotar(
-                "no se pudieron reclamar avisos para «\(carril.nombre)»: \(explicacion(de: error))")
-            throw error
+            throw anotarQueNoSePudoReclamar(carril, error)
         }
+    }
+
+    /// Logs a store failure while claiming for `carril`; returns it for the caller to throw.
+    private func anotarQueNoSePudoReclamar(_ carril: Carril, _ error: any Error) -> any Error {
+        registro.anotar(
+            "no se pudieron reclamar avisos para «\(carril.nombre)»: \(explicacion(de: error))")
+        return error
     }
 
     /// What `carril` claims now; `nil` when it may claim nothing (a terminal banner lane
