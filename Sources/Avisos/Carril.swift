@@ -114,22 +114,11 @@ final class Carril: Sendable {
                         continue
                     }
                 }
-                if case .drenar = modo, enVuelo == 0 {
-                    if tiendaEnFallo { break }
-                    if reclamadas == 0 {
-                        // Empty, but beside another claim it may have been only its row locks.
-                        do {
-                            guard try despachador.quedanReclamables(para: self, modo: modo) else {
-                                break
-                            }
-                        } catch {
-                            resumen.anotarFalloDeTienda(error)
-                            break
-                        }
-                        try? await despachador.reloj.esperar(reintento)
-                        reintento = min(reintento * 2, .milliseconds(50))
-                        continue
-                    }
+                if case .drenar = modo, enVuelo == 0, reclamadas == 0 || tiendaEnFallo {
+                    guard !tiendaEnFallo,
+                        await volverAReclamar(despachador, modo, &resumen, &reintento)
+                    else { break }
+                    continue
                 }
                 reintento = .milliseconds(1)
                 if !esperando {
@@ -156,6 +145,24 @@ final class Carril: Sendable {
             }
         }
         return resumen
+    }
+
+    /// After a drain's empty claim: whether to claim again. An empty claim beside another one
+    /// may have met only that claim's row locks, so the drain ends only when the store sees
+    /// nothing claimable left; otherwise it waits `reintento` (doubling up to 50 ms) first.
+    private func volverAReclamar(
+        _ despachador: Despachador, _ modo: Modo, _ resumen: inout ResumenDeEnvio,
+        _ reintento: inout Duration
+    ) async -> Bool {
+        do {
+            guard try despachador.quedanReclamables(para: self, modo: modo) else { return false }
+        } catch {
+            resumen.anotarFalloDeTienda(error)
+            return false
+        }
+        try? await despachador.reloj.esperar(reintento)
+        reintento = min(reintento * 2, .milliseconds(50))
+        return true
     }
 
     /// Until the doorbell rings or, serving, the next poll is due (a draining lane only waits
