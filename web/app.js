@@ -150,7 +150,10 @@ async function notificar(aviso) {
   const aLaVista = document.visibilityState === 'visible';
   if (silencio && aLaVista) mostrarBanner(aviso.titulo + ' ' + aviso.cuerpo);
   const conPermiso = 'Notification' in window && Notification.permission === 'granted';
-  const registro = await registroDelTrabajador;
+  // Never waits long for the Service Worker: events are handled in turn, and one stuck here
+  // would hold back every later one (a run once saw the list never reach «Final»).
+  const registro = await Promise.race([
+    registroDelTrabajador, new Promise((listo) => setTimeout(() => listo(null), 3000))]);
   if (conPermiso && registro && registro.active) {
     registro.active.postMessage({ tipo: 'aviso', aviso, silencio });
   } else if (!(silencio && aLaVista)) {
