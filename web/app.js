@@ -137,28 +137,69 @@ function anunciar(texto) {
   setTimeout(() => { zona.textContent = texto; }, 50);
 }
 
+// `ready` rather than the registration's own promise: that one waits for the update check
+// (a fetch of sw.js), which a busy machine once stretched past 3 s on a reloaded page whose
+// worker was active all along.
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => null);
 const registroDelTrabajador =
-  'serviceWorker' in navigator ? navigator.serviceWorker.register('/sw.js').then(
-    () => navigator.serviceWorker.ready, () => null) : Promise.resolve(null);
+  'serviceWorker' in navigator ? navigator.serviceWorker.ready : Promise.resolve(null);
 
 // A notice from the `navegador` channel. With quiet mode, a visible page shows a banner, and
 // no tab raises a system notification while one is visible (the Service Worker sees them all).
+// It is handled (the page's cursor moves past it) once the Service Worker says what it did:
+// a page reloaded while its message was on the way, which Chromium can drop, plays it again,
+// and the tag makes the replay the same one notification.
 window.marcadorAvisos = 0;
 async function notificar(aviso) {
   window.marcadorAvisos += 1;
-  anunciar(aviso.titulo + ' ' + aviso.cuerpo);
+  const texto = aviso.titulo + ' ' + aviso.cuerpo;
+  anunciar(texto);
   const aLaVista = document.visibilityState === 'visible';
-  if (silencio && aLaVista) mostrarBanner(aviso.titulo + ' ' + aviso.cuerpo);
+  if (silencio && aLaVista) mostrarBanner(texto);
   const conPermiso = 'Notification' in window && Notification.permission === 'granted';
   // Never waits long for the Service Worker: events are handled in turn, and one stuck here
   // would hold back every later one (a run once saw the list never reach «Final»).
-  const registro = await Promise.race([
-    registroDelTrabajador, new Promise((listo) => setTimeout(() => listo(null), 3000))]);
+  const registro = await conPlazo(registroDelTrabajador, 3000);
+  let resultado = 'sin-trabajador';
   if (conPermiso && registro && registro.active) {
+    window.marcadorEntregas[aviso.identificador] = 'enviado';
+    const respuesta = esperarRespuesta(aviso.identificador);
     registro.active.postMessage({ tipo: 'aviso', aviso, silencio });
-  } else if (!(silencio && aLaVista)) {
-    mostrarBanner(aviso.titulo + ' ' + aviso.cuerpo);
+    const mensaje = await conPlazo(respuesta, 5000);
+    resultado = mensaje ? mensaje.resultado : 'sin-respuesta';
+    if (resultado === 'rechazado') {
+      console.error('La notificación no se pudo mostrar: ' + mensaje.error);
+    }
   }
+  window.marcadorEntregas[aviso.identificador] = resultado;
+  // No system notification to be sure of: the goal is shown here, unless it already was.
+  if (resultado !== 'mostrado' && resultado !== 'silenciado' && !(silencio && aLaVista)) {
+    mostrarBanner(texto);
+  }
+}
+
+function conPlazo(promesa, ms) {
+  return Promise.race([promesa, new Promise((listo) => setTimeout(() => listo(null), ms))]);
+}
+
+// What the Service Worker did with each notice this page handed it: shown, held back by quiet
+// mode, or refused by the system.
+window.marcadorEntregas = {};
+const respuestasPendientes = new Map();
+function esperarRespuesta(identificador) {
+  return new Promise((listo) => {
+    const pendientes = respuestasPendientes.get(identificador) || [];
+    pendientes.push(listo);
+    respuestasPendientes.set(identificador, pendientes);
+  });
+}
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener('message', (evento) => {
+    const mensaje = evento.data || {};
+    if (mensaje.tipo !== 'resultado') return;
+    for (const listo of respuestasPendientes.get(mensaje.identificador) || []) listo(mensaje);
+    respuestasPendientes.delete(mensaje.identificador);
+  });
 }
 
 // MARK: - The list

@@ -21,9 +21,17 @@ self.addEventListener('message', (evento) => {
         silent: Boolean(aviso.silencioso), renotify: aviso.tipo === 'anulado',
       };
       if (aviso.imagen) opciones.image = aviso.imagen;
-      return self.registration.showNotification(aviso.titulo, opciones);
-    }));
+      return self.registration.showNotification(aviso.titulo, opciones).then(() => 'mostrado');
+    })
+    // The page that handed the notice over hears what became of it: if the system refused
+    // it, that page shows its banner instead, and the notice is not lost.
+    .then((resultado) => responder(evento.source, aviso, resultado || 'silenciado', null),
+      (error) => responder(evento.source, aviso, 'rechazado', String(error))));
 });
+
+function responder(pagina, aviso, resultado, error) {
+  if (pagina) pagina.postMessage({ tipo: 'resultado', identificador: aviso.identificador, resultado, error });
+}
 
 self.addEventListener('notificationclick', (evento) => {
   evento.notification.close();

@@ -16,6 +16,13 @@ struct NavegadorE2ETests {
     static let scriptDeEntrada = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Navegador/entrar.py").path
 
+    /// What a script that gave up waiting for notifications saw: the ones shown, and what the
+    /// page knew of its notices (what its Service Worker answered for each).
+    static func faltan(_ visto: [String: Any]) -> String {
+        "vistas: \(String(describing: visto["notificacionesVistas"])); "
+            + "la página: \(String(describing: visto["diagnostico"]))"
+    }
+
     /// Why the browser tests cannot run here, or `nil` when they can.
     static let falta: String? = {
         let ficheros = FileManager.default
@@ -83,7 +90,7 @@ struct NavegadorE2ETests {
         #expect((15..<35).contains(recarga))
         let notificaciones = try #require(
             visto["notificaciones"] as? [[String: String]],
-            "vistas: \(String(describing: visto["notificacionesVistas"]))")
+            "\(Self.faltan(visto))")
         let porTag = Dictionary(
             notificaciones.map { ($0["tag"] ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         #expect(porTag.count == notificaciones.count)
@@ -222,7 +229,7 @@ struct NavegadorE2ETests {
         #expect(final.contains("Final") && final.contains("3-2"), "\(final)")
         #expect(
             (visto["notificaciones"] as? [Any])?.count == 5,
-            "\(pasos); vistas: \(String(describing: visto["notificacionesVistas"]))")
+            "\(pasos); \(Self.faltan(visto))")
         // 2. Quiet mode: five banners in turn, each up for at least 2.5 s; nothing raised by
         // the hidden window while this one is in view.
         #expect(visto["visibilidadDelFondo"] as? String == "hidden")

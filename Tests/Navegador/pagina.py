@@ -24,6 +24,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+import vigia
+
 try:
     from axe_selenium_python import Axe
 except ImportError:
@@ -53,6 +55,17 @@ def esperar(condicion, limite=30, cada=0.02):
     except Exception:
         return None
 
+
+# What the page knew about its notices, for the test's message when notifications are missing.
+diagnostico = (
+    "const listo = arguments[arguments.length - 1];"
+    "const d = {permiso: Notification.permission, avisos: window.marcadorAvisos,"
+    " entregas: window.marcadorEntregas, controlada: navigator.serviceWorker.controller !== null,"
+    " cursor: sessionStorage.getItem('marcador-ultimo-evento'), visible: document.visibilityState};"
+    "navigator.serviceWorker.getRegistration().then(r => {"
+    " d.registro = r ? {activo: r.active ? r.active.state : null,"
+    " esperando: r.waiting !== null, instalando: r.installing !== null} : null; listo(d); })"
+    ".catch(e => { d.error = String(e); listo(d); });")
 
 class Servidor:
     """One `marcador servir` on the test's database; its lines in a file, read as they come."""
@@ -111,16 +124,6 @@ def ancho(px):
     esperar(lambda: navegador.execute_script("return window.innerWidth") <= px, limite=5)
 
 
-leer_notificaciones = (
-    "const listo = arguments[arguments.length - 1];"
-    "navigator.serviceWorker.ready.then(r => r.getNotifications())"
-    ".then(ns => listo(ns.map(n => ({titulo: n.title, cuerpo: n.body, tag: n.tag}))))"
-    ".catch(e => listo({error: String(e)}));")
-cerrar_notificaciones = (
-    "const listo = arguments[arguments.length - 1];"
-    "navigator.serviceWorker.ready.then(r => r.getNotifications())"
-    ".then(ns => { ns.forEach(n => n.close()); listo(true); });")
-
 servidor = Servidor()
 base = "http://127.0.0.1:%d" % servidor.puerto
 resultado["axeDisponible"] = Axe is not None
@@ -135,6 +138,7 @@ try:
     navegador.execute_cdp_cmd(
         "Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]})
     navegador.set_script_timeout(30)
+    vigia.instalar(navegador)
 
     # 3. The list on a phone: compact rows, no «0'» before kick-off, «Final» once played.
     ancho(360)
@@ -265,12 +269,13 @@ try:
     resultado["trasElFinal"] = esperar(
         lambda: texto("#partido-1 .hora") == "Final" and texto("#partido-1"), limite=30)
     resultado["notificaciones"] = esperar(
-        lambda: (lambda ns: ns if isinstance(ns, list) and len(ns) >= 5 else None)(
-            navegador.execute_async_script(leer_notificaciones)), limite=60, cada=0.05)
+        lambda: (lambda ns: ns if len(ns) >= 5 else None)(vigia.vistas(navegador)),
+        limite=60, cada=0.05)
     if resultado["notificaciones"] is None:
         # For the test's message: what there was when it gave up.
-        resultado["notificacionesVistas"] = navegador.execute_async_script(leer_notificaciones)
-    navegador.execute_async_script(cerrar_notificaciones)
+        resultado["notificacionesVistas"] = vigia.vistas(navegador)
+        resultado["diagnostico"] = navegador.execute_async_script(diagnostico)
+    vigia.olvidar(navegador)
 
     # 2. Quiet mode, two goals in one minute, a second window of the page minimised (hidden):
     # two banners one after the other, each on screen long enough to read; no system
@@ -296,7 +301,7 @@ try:
     resultado["banners"] = esperar(
         lambda: (lambda b: b if len(b) >= 5 and all("hasta" in x for x in b) else None)(
             navegador.execute_script("return window.marcadorBanners")), limite=40, cada=0.1)
-    resultado["notificacionesEnSilencio"] = navegador.execute_async_script(leer_notificaciones)
+    resultado["notificacionesEnSilencio"] = vigia.vistas(navegador)
     navegador.switch_to.window(segunda)
     resultado["bannersDelFondo"] = navegador.execute_script("return window.marcadorBanners")
     navegador.close()

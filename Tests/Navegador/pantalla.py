@@ -5,7 +5,7 @@ Usage: pantalla.py URL_BASE RESULTADO.json
 
 Grants the notification permission through the DevTools command Browser.grantPermissions,
 opens partido 1, presses the permission button and Jugar, reloads in the middle of the
-match, waits for 3-2 and reads the notifications shown back with getNotifications(); then
+match, waits for 3-2 and reads back the notifications shown (noted as they appear, vigia.py); then
 turns quiet mode on, plays again and expects the in-page banner instead of notifications.
 Writes what it saw as JSON; the Swift test decides what is right.
 """
@@ -16,6 +16,8 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+import vigia
 
 base, salida = sys.argv[1], sys.argv[2]
 resultado = {"pasos": []}
@@ -35,6 +37,17 @@ def esperar(condicion, limite=30, cada=0.02):
     return condicion()
 
 
+# What the page knew about its notices, for the test's message when notifications are missing.
+diagnostico = (
+    "const listo = arguments[arguments.length - 1];"
+    "const d = {permiso: Notification.permission, avisos: window.marcadorAvisos,"
+    " entregas: window.marcadorEntregas, controlada: navigator.serviceWorker.controller !== null,"
+    " cursor: sessionStorage.getItem('marcador-ultimo-evento'), visible: document.visibilityState};"
+    "navigator.serviceWorker.getRegistration().then(r => {"
+    " d.registro = r ? {activo: r.active ? r.active.state : null,"
+    " esperando: r.waiting !== null, instalando: r.installing !== null} : null; listo(d); })"
+    ".catch(e => { d.error = String(e); listo(d); });")
+
 def abrirControles():
     # A click on the summary toggles: only when closed (a reload closes them again).
     if not navegador.find_element(By.ID, "controles").get_attribute("open"):
@@ -51,6 +64,7 @@ try:
     navegador.execute_cdp_cmd(
         "Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]})
     navegador.set_script_timeout(20)
+    vigia.instalar(navegador)
 
     # The list, live.
     navegador.get(base + "/")
@@ -120,25 +134,18 @@ try:
     resultado["estado"] = navegador.find_element(By.ID, "estado").text
     resultado["goles"] = [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goles li")]
     resultado["ultimoAviso"] = navegador.find_element(By.ID, "ultimo-aviso").text
-    leer = (
-        "const listo = arguments[arguments.length - 1];"
-        "navigator.serviceWorker.ready.then(r => r.getNotifications())"
-        ".then(ns => listo(ns.map(n => ({titulo: n.title, cuerpo: n.body, tag: n.tag}))))"
-        ".catch(e => listo({error: String(e)}));")
     # Notifications travel through the outbox lane of the server: on a loaded machine they may
     # come after the final whistle. Wait for all five goals' (or give up after 60 s).
     resultado["notificaciones"] = esperar(
-        lambda: (lambda ns: ns if isinstance(ns, list) and len(ns) >= 5 else None)(
-            navegador.execute_async_script(leer)), limite=60, cada=0.05)
+        lambda: (lambda ns: ns if len(ns) >= 5 else None)(vigia.vistas(navegador)),
+        limite=60, cada=0.05)
     if resultado["notificaciones"] is None:
         # For the test's message: what there was when it gave up.
-        resultado["notificacionesVistas"] = navegador.execute_async_script(leer)
+        resultado["notificacionesVistas"] = vigia.vistas(navegador)
+        resultado["diagnostico"] = navegador.execute_async_script(diagnostico)
 
     # Quiet mode: with the page in view, a banner instead of notifications.
-    navegador.execute_async_script(
-        "const listo = arguments[arguments.length - 1];"
-        "navigator.serviceWorker.ready.then(r => r.getNotifications())"
-        ".then(ns => { ns.forEach(n => n.close()); listo(true); });")
+    vigia.olvidar(navegador)
     navegador.find_element(By.ID, "silencio").click()
     esperar(lambda: navegador.find_element(By.ID, "silencio").is_selected())
     # The setting is stored by the server before the match starts (the page posts it).
@@ -157,7 +164,7 @@ try:
     # notification would appear (what is tested here is that none does).
     esperar(lambda: navegador.execute_script("return window.marcadorAvisos") >= antes + 5)
     time.sleep(0.3)
-    resultado["notificacionesEnSilencio"] = navegador.execute_async_script(leer)
+    resultado["notificacionesEnSilencio"] = vigia.vistas(navegador)
 
     # A phone-width screen.
     navegador.set_window_size(360, 800)

@@ -1,0 +1,65 @@
+"""Every system notification the browser shows, noted as it is shown.
+
+Headless Chromium has no notification centre: it drops a notification about 25 seconds after
+showing it, so `getNotifications()` read at the end of a slow run lists nothing of the early
+goals. A watcher put into every document of the tab (through DevTools, before the page's own
+scripts) reads the Service Worker registration's notifications every 100 ms and writes each
+one it sees to localStorage, which survives reloads and navigation. `vistas` lists what was
+shown since the last `olvidar`, by the notifications' own timestamps, so a read still in
+flight when the record is reset cannot bring an old notification back.
+"""
+import json
+
+CLAVE = "vigia-de-notificaciones"
+
+VIGIA = """
+(() => {
+  if (!('serviceWorker' in navigator) || window.vigiaDeNotificaciones) return;
+  window.vigiaDeNotificaciones = true;
+  const clave = '%s';
+  async function mirar() {
+    const registro = await navigator.serviceWorker.getRegistration();
+    if (!registro) return;
+    const mostradas = await registro.getNotifications();
+    // Read and written with no await in between: another page's watcher may write too.
+    const vistas = JSON.parse(localStorage.getItem(clave) || '[]');
+    const conocidas = new Set(vistas.map((n) => n.tag + '|' + n.titulo + '|' + n.cuerpo));
+    let nuevas = false;
+    for (const n of mostradas) {
+      const marca = n.tag + '|' + n.title + '|' + n.body;
+      if (conocidas.has(marca)) continue;
+      conocidas.add(marca);
+      vistas.push({ titulo: n.title, cuerpo: n.body, tag: n.tag, hora: n.timestamp });
+      nuevas = true;
+    }
+    if (nuevas) localStorage.setItem(clave, JSON.stringify(vistas));
+  }
+  // The next look only once this one is written: two in flight would lose one's notes.
+  const otraVez = () => mirar().catch(() => {}).then(() => setTimeout(otraVez, 100));
+  otraVez();
+})();
+""" % CLAVE
+
+
+def instalar(navegador):
+    """Watches every document this tab opens from now on (call before the first `get`)."""
+    navegador.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": VIGIA})
+
+
+def vistas(navegador):
+    """The notifications shown since the last `olvidar`, in the order they were first seen."""
+    datos = navegador.execute_script(
+        "return [localStorage.getItem('%s'), localStorage.getItem('%s-desde')]" % (CLAVE, CLAVE))
+    desde = float(datos[1] or 0)
+    return [
+        {"titulo": n["titulo"], "cuerpo": n["cuerpo"], "tag": n["tag"]}
+        for n in json.loads(datos[0] or "[]") if n["hora"] >= desde]
+
+
+def olvidar(navegador):
+    """Closes what is on screen and counts only what is shown from now on."""
+    navegador.execute_async_script(
+        "const listo = arguments[arguments.length - 1];"
+        "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+        ".then(ns => { ns.forEach(n => n.close());"
+        " localStorage.setItem('%s-desde', String(Date.now())); listo(true); });" % CLAVE)
