@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "MarcadorTests",
             dependencies: [
-                "marcador", "Almacen", "AlmacenPostgreSQL", "Motor", "Torneo",
+                "marcador", "Almacen", "AlmacenSQL", "AlmacenPostgreSQL", "Motor", "Torneo",
                 "ApoyoDePruebas",
             ]),
     ],

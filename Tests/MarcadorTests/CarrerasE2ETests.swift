@@ -81,7 +81,8 @@ struct CarrerasE2ETests {
             try await escenario.partidos().first { $0.local == "Local 1" }?.id)
         let web = try await ServidorDePrueba(escenario: escenario)
         let pista = Pista(
-            db: escenario.db, carpeta: escenario.carpeta, puerto: web.puerto, clave: web.clave)
+            db: escenario.db, lector: try LectorDeLaTienda(db: escenario.db),
+            carpeta: escenario.carpeta, puerto: web.puerto, clave: web.clave)
 
         var siguiente = primero
         for mezcla in Mezcla.allCases {
@@ -183,15 +184,14 @@ struct CarrerasE2ETests {
                     "partido \(partido): \(proceso.todas.filter(\.deError).map(\.texto))")
             }
         }
-        let sql = "SELECT count(*) FROM ejecucion WHERE partido_id = \(partido)"
-        let vivas = sql + " AND estado = 'en_juego'"
+        // Every contender's run exists and none is live any more.
+        let acabadas =
+            "SELECT count(*) FROM ejecucion WHERE partido_id = \(partido) AND estado <> 'en_juego'"
         let acabaron = try await esperarQue(limite: .seconds(60)) {
-            let todas = try await pista.consulta(sql)
-            let enJuego = try await pista.consulta(vivas)
-            return todas == tamano && enJuego == 0
+            try await pista.lector.entero(acabadas) == tamano
         }
         #expect(acabaron, "partido \(partido): las ejecuciones no acabaron")
-        let ejecuciones = try await pista.ejecuciones(partido)
+        let ejecuciones = try await pista.lector.ejecuciones(partido)
         let compitieron = zip(ejecuciones, ejecuciones.dropFirst()).allSatisfy { anterior, otra in
             anterior.acabada.map { otra.empezada <= $0 } ?? true
         }
@@ -204,62 +204,21 @@ struct CarrerasE2ETests {
     }
 }
 
-/// Where a round runs: the store, the folder for outputs, the server of the pages and its key.
+/// Where a round runs: the store (and one connection to read it), the folder for outputs, the
+/// server of the pages and its key.
 struct Pista: Sendable {
     let db: String
+    let lector: LectorDeLaTienda
     let carpeta: String
     let puerto: Int
     let clave: String
-
-    /// One integer from the store, whichever it is.
-    func consulta(_ sql: String) async throws -> Int {
-        try await Escenario.consulta(sql, en: db)
-    }
-
-    /// The runs of a match, oldest first: how each ended and when it began and ended.
-    func ejecuciones(_ partido: Int) async throws -> [(
-        estado: String, empezada: String, acabada: String?
-    )] {
-        try await Escenario.ejecuciones(partido, en: db)
-    }
 }
 
 extension Escenario {
-    func consulta(_ sql: String) async throws -> Int { try await Self.consulta(sql, en: db) }
-
-    /// One integer from the store at `db`, whichever it is.
-    static func consulta(_ sql: String, en db: String) async throws -> Int {
-        return try await fueraDelPool {
-            if AlmacenPG.esURL(db) {
-                return try ColaPG(url: db).read { try $0.scalarInt(sql) } ?? 0
-            }
-            return try DatabaseQueue(Database(path: db)).read { try $0.scalarInt(sql) } ?? 0
-        }
-    }
-
-    /// The runs of a match at `db`, oldest first: how each ended, when it began and ended.
-    static func ejecuciones(_ partido: Int, en db: String) async throws -> [(
-        estado: String, empezada: String, acabada: String?
-    )] {
-        let sql =
-            "SELECT estado, empezada, acabada FROM ejecucion WHERE partido_id = \(partido) ORDER BY empezada, id"
-        return try await fueraDelPool {
-            if AlmacenPG.esURL(db) {
-                return try ColaPG(url: db).read {
-                    try $0.rows(sql) {
-                        (
-                            $0.string("estado"), $0.string("empezada"),
-                            $0.optionalString("acabada")
-                        )
-                    }
-                }
-            }
-            return try DatabaseQueue(Database(path: db)).read {
-                try $0.rows(sql) {
-                    ($0.string("estado"), $0.string("empezada"), $0.optionalString("acabada"))
-                }
-            }
-        }
+    /// One integer from the store, whichever it is, on a connection of its own (a test that
+    /// polls keeps a `LectorDeLaTienda`).
+    func consulta(_ sql: String) async throws -> Int {
+        try await LectorDeLaTienda(db: db).entero(sql)
     }
 
     /// The matches as `partidos --json` lists them.
