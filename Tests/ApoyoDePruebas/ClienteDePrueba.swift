@@ -247,29 +247,19 @@ public final class FlujoDePrueba: Sendable {
 
     /// Waits (polling, up to `limite` seconds) until `condicion` holds for the events so far.
     public func esperar(limite: Double = 20, _ condicion: ([Evento]) -> Bool) async -> Bool {
-        let fin = Date().addingTimeInterval(limite)
-        while Date() < fin {
-            if condicion(eventos) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condicion(eventos)
+        await sondearQue(limite: .seconds(limite)) { condicion(eventos) }
     }
 
     /// Waits until the server answered with the stream's headers: from then on, every change
     /// reaches this stream.
     public func esperarAbierto(limite: Double = 20) async -> Bool {
-        let fin = Date().addingTimeInterval(limite)
-        while Date() < fin {
-            if cabecera != nil { return true }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return cabecera != nil
+        await sondearQue(limite: .seconds(limite)) { cabecera != nil }
     }
 
     /// Hangs up, and returns once the reader has read its last byte and closed the socket, so
     /// `eventos` is final.
     public func cerrar() async {
         estado.withLock { if !$0.cerrado { shutdown(socket, Int32(SHUT_RDWR)) } }
-        while !cerradoPorElServidor { try? await Task.sleep(for: .milliseconds(2)) }
+        _ = await sondearQue(limite: .seconds(3600)) { cerradoPorElServidor }
     }
 }

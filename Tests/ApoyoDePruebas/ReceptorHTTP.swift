@@ -97,12 +97,7 @@ public final class ReceptorHTTP: Sendable {
     /// Waits until an answer to `ruta` is over: written whole, or cut short because the
     /// client hung up. `false` after `limite` seconds.
     public func esperarFinDeRespuesta(_ ruta: String, limite: Double = 20) async -> Bool {
-        let fin = Date().addingTimeInterval(limite)
-        while Date() < fin {
-            if acabadas.withLock({ ($0[ruta] ?? 0) > 0 }) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return false
+        await sondearQue(limite: .seconds(limite)) { acabadas.withLock { ($0[ruta] ?? 0) > 0 } }
     }
 
     /// From now on, once the script is over, every request gets `respuesta`: a feed whose
@@ -121,12 +116,7 @@ public final class ReceptorHTTP: Sendable {
 
     /// Waits until `n` requests arrived (or `limite` seconds pass).
     public func esperar(_ n: Int, limite: Double = 20) async -> Bool {
-        let fin = Date().addingTimeInterval(limite)
-        while Date() < fin {
-            if peticiones.count >= n { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return peticiones.count >= n
+        await sondearQue(limite: .seconds(limite)) { peticiones.count >= n }
     }
 
     private func aceptar() {

@@ -1,3 +1,4 @@
+import ApoyoDePruebas
 import Foundation
 import Testing
 
@@ -71,11 +72,10 @@ final class Proceso {
     func senal(_ numero: Int32) { kill(proceso.processIdentifier, numero) }
 
     /// Waits for the process to end (killing it after `limite` seconds so no test hangs).
-    /// Polls with `Task.sleep` rather than blocking: the cooperative pool has one thread per
-    /// core, and a blocked thread would starve the other tests running in parallel.
+    /// Polls (`sondear`) rather than blocking: the cooperative pool has one thread per core,
+    /// and a blocked thread would starve the other tests running in parallel.
     func esperar(limite: Double = 60) async -> Resultado {
-        let fin = Date().addingTimeInterval(limite)
-        while proceso.isRunning && Date() < fin { try? await Task.sleep(for: .milliseconds(2)) }
+        _ = await sondearQue(limite: .seconds(limite)) { !proceso.isRunning }
         if proceso.isRunning {
             kill(proceso.processIdentifier, SIGKILL)
             proceso.waitUntilExit()
@@ -89,15 +89,9 @@ final class Proceso {
 
     /// Polls the captured stderr (or stdout) until `texto` appears; `false` after `limite` seconds.
     func esperarTexto(_ texto: String, enSalida: Bool = false, limite: Double = 20) async -> Bool {
-        let fin = Date().addingTimeInterval(limite)
-        while Date() < fin {
-            if (enSalida ? salidaHastaAhora : errorHastaAhora).contains(texto) { return true }
-            if !proceso.isRunning {
-                return (enSalida ? salidaHastaAhora : errorHastaAhora).contains(texto)
-            }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return false
+        let visto = { (enSalida ? self.salidaHastaAhora : self.errorHastaAhora).contains(texto) }
+        _ = await sondearQue(limite: .seconds(limite)) { visto() || !proceso.isRunning }
+        return visto()
     }
 }
 
@@ -185,10 +179,5 @@ struct Carreras {
 func esperarQue(
     limite: Duration = .seconds(20), _ condicion: () async throws -> Bool
 ) async rethrows -> Bool {
-    let tope = ContinuousClock.now + limite
-    while ContinuousClock.now < tope {
-        if try await condicion() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return try await condicion()
+    try await sondearQue(limite: limite, condicion)
 }

@@ -15,7 +15,7 @@ import Testing
 /// one run ends `terminado` and the others `cancelado`; over the whole matrix each goal reaches
 /// each channel (`registro` and a loopback webhook) exactly once.
 ///
-/// Each round plays a match of its own (imported for the matrix), three rounds at a time.
+/// Each round plays a match of its own (imported for the matrix), a few rounds at a time.
 /// The two stores' matrices run side by side (each has its own database, server and
 /// receiver): run one after the other they were the longest chain of the whole suite.
 @Suite("Una ejecución viva por partido (binario)")
@@ -36,6 +36,8 @@ struct CarrerasE2ETests {
     }
 
     static let rondas = 30
+    /// Rounds in flight at once, per store.
+    static let enVuelo = 4
     static let tamanos = [2, 3, 5]
     /// Milliseconds a minute: a 60-minute run lasts 240 ms, far longer than the contenders
     /// take to start, so nearly every round races.
@@ -84,29 +86,31 @@ struct CarrerasE2ETests {
             db: escenario.db, lector: try LectorDeLaTienda(db: escenario.db),
             carpeta: escenario.carpeta, puerto: web.puerto, clave: web.clave)
 
-        var siguiente = primero
-        for mezcla in Mezcla.allCases {
-            for tamano in Self.tamanos {
-                var carreras = Carreras("\(nombre) \(mezcla.rawValue) ×\(tamano)")
-                var pendientes = Array(siguiente..<siguiente + Self.rondas)
-                siguiente += Self.rondas
-                while !pendientes.isEmpty {
-                    let tanda = Array(pendientes.prefix(3))
-                    pendientes.removeFirst(tanda.count)
-                    let resultados = try await withThrowingTaskGroup(of: Bool.self) { grupo in
-                        for partido in tanda {
-                            grupo.addTask {
-                                try await Self.ronda(
-                                    partido, mezcla: mezcla, tamano: tamano, en: pista)
-                            }
-                        }
-                        return try await grupo.reduce(into: []) { $0.append($1) }
-                    }
-                    for compitio in resultados { carreras.anotar(compitio: compitio) }
+        // Every round of the matrix, each on a match of its own; `enVuelo` of them at a time,
+        // the next one starting as soon as any ends (batches waited for their slowest).
+        let celdas = Mezcla.allCases.flatMap { mezcla in Self.tamanos.map { (mezcla, $0) } }
+        let rondas = celdas.indices.flatMap { celda in
+            (0..<Self.rondas).map { (celda: celda, partido: primero + celda * Self.rondas + $0) }
+        }
+        var carreras = celdas.map { Carreras("\(nombre) \($0.0.rawValue) ×\($0.1)") }
+        try await withThrowingTaskGroup(of: (Int, Bool).self) { grupo in
+            var siguientes = rondas.makeIterator()
+            func lanzar() {
+                guard let (celda, partido) = siguientes.next() else { return }
+                let (mezcla, tamano) = celdas[celda]
+                grupo.addTask {
+                    let compitio = try await Self.ronda(
+                        partido, mezcla: mezcla, tamano: tamano, en: pista)
+                    return (celda, compitio)
                 }
-                carreras.comprobar(minimo: Self.rondas * 2 / 3)
+            }
+            for _ in 0..<Self.enVuelo { lanzar() }
+            while let (celda, compitio) = try await grupo.next() {
+                carreras[celda].anotar(compitio: compitio)
+                lanzar()
             }
         }
+        for celda in carreras { celda.comprobar(minimo: Self.rondas * 2 / 3) }
 
         // Everything left in the queue goes out now; then every goal reached every channel once.
         #expect(try await escenario.marcador("avisos", "enviar").codigo == 0)

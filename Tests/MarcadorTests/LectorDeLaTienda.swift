@@ -41,9 +41,9 @@ struct LectorDeLaTienda: Sendable {
         return filas.map { ($0[0] ?? "", $0[1] ?? "", $0[2]) }
     }
 
-    private func leer<T: Sendable>(_ cuerpo: @escaping @Sendable (borrowing any BaseSQL) throws -> T)
-        async throws -> T
-    {
+    private func leer<T: Sendable>(
+        _ cuerpo: @escaping @Sendable (borrowing any BaseSQL) throws -> T
+    ) async throws -> T {
         let cola = self.cola
         return try await fueraDelPool {
             switch cola {

@@ -1,3 +1,4 @@
+import ApoyoDePruebas
 import Foundation
 import Synchronization
 
@@ -92,10 +93,7 @@ final class ProcesoConHoras: Sendable {
     /// Until both pipes were read to their end (the child and any process it left holding
     /// them are gone), 10 s at most.
     private func esperarLecturas() async {
-        let tope = ContinuousClock.now + .seconds(10)
-        while leidas.withLock({ $0 }) < 2 && ContinuousClock.now < tope {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
+        _ = await sondearQue(limite: .seconds(10)) { leidas.withLock { $0 } >= 2 }
     }
 
     /// The first line containing `texto` (on stderr with `deError`), if it arrived.
@@ -113,33 +111,34 @@ final class ProcesoConHoras: Sendable {
     func esperarLinea(_ texto: String, deError: Bool? = nil, limite: Duration = .seconds(20))
         async -> Linea?
     {
-        let tope = ContinuousClock.now + limite
-        while ContinuousClock.now < tope {
-            if let linea = linea(texto, deError: deError) { return linea }
-            if fin.withLock({ $0 }) != nil {
-                await esperarLecturas()
-                return linea(texto, deError: deError)
-            }
-            try? await Task.sleep(for: .milliseconds(1))
+        enum Visto {
+            case linea(Linea)
+            case fin
         }
-        return nil
+        let visto = await sondear(limite: limite) { () -> Visto? in
+            if let linea = linea(texto, deError: deError) { return .linea(linea) }
+            return fin.withLock { $0 } != nil ? .fin : nil
+        }
+        switch visto {
+        case .linea(let linea): return linea
+        case .fin:
+            // Gone: what it wrote last may still be in the pipes.
+            await esperarLecturas()
+            return linea(texto, deError: deError)
+        case nil: return nil
+        }
     }
 
     /// Waits for the exit (SIGKILL after `limite`): its status (128 + n for a signal) and when.
     func esperarFin(limite: Duration = .seconds(60)) async -> (
         codigo: Int32, momento: ContinuousClock.Instant
     ) {
-        let tope = ContinuousClock.now + limite
-        while ContinuousClock.now < tope {
-            if let fin = fin.withLock({ $0 }) {
-                await esperarLecturas()
-                return fin
-            }
-            try? await Task.sleep(for: .milliseconds(1))
+        if let fin = await sondear(limite: limite, { fin.withLock { $0 } }) {
+            await esperarLecturas()
+            return fin
         }
         kill(pid, SIGKILL)
-        while fin.withLock({ $0 }) == nil { try? await Task.sleep(for: .milliseconds(5)) }
-        return fin.withLock { $0 }!
+        return await sondear(limite: .seconds(3600)) { fin.withLock { $0 } }!
     }
 }
 
