@@ -323,6 +323,14 @@ final class EventLoop {
         guard configuration.feed.hayNovedades() else { return }
         let events: [ServerSentEvent]
         do {
+            if streams.isEmpty {
+                // Nobody listens: the cursor moves on and no event is built (a stream that
+                // opens later replays what it missed from the store). A server with no page
+                // open spent most of its time writing JSON for nobody.
+                cursor = try configuration.feed.latest()
+                feedFailing = false
+                return
+            }
             events = try configuration.feed.events(after: cursor, limit: 1_000)
             feedFailing = false
         } catch {
