@@ -248,9 +248,11 @@ struct DirectoE2ETests {
 
     /// Moves the feed through every state, each once its notice has been delivered on `todo`
     /// (the state waited for, not a time); `alPasar` runs after each state's notice.
+    /// `diagnostico`: what to add to a failure's message (the pollers' own lines).
     func recorrer(
         _ escenario: Escenario, proveedor: ReceptorHTTP,
-        alPasar: (Int) async throws -> Void = { _ in }
+        alPasar: (Int) async throws -> Void = { _ in },
+        diagnostico: () -> String = { "" }
     ) async throws {
         var esperadas: [String] = []
         for (indice, (cuerpo, aviso)) in Self.estados.enumerated() {
@@ -264,11 +266,14 @@ struct DirectoE2ETests {
                 if aviso.hasPrefix("final") {
                     esperadas.insert("gol gol-80-Marta entregada", at: esperadas.count - 1)
                 }
-                let llegado = await esperarQue(limite: .seconds(30)) {
+                // A guard, not a wait: a full idle run, its PostgreSQL server shared with the
+                // race matrix, once took more than 30 s for one state (2026-12-02; the pollers'
+                // lines now go into the message).
+                let llegado = await esperarQue(limite: .seconds(90)) {
                     (try? await self.entregas(escenario, canal: "todo")) == esperadas
                 }
                 let vistas = try await entregas(escenario, canal: "todo")
-                #expect(llegado, "estado \(indice): \(vistas)")
+                #expect(llegado, "estado \(indice): \(vistas)\n\(diagnostico())")
             }
             try await alPasar(indice)
         }
@@ -331,7 +336,15 @@ struct DirectoE2ETests {
             ? Escenario() : Escenario(db: try await ServidorPostgres.compartido().baseNueva())
         try await preparar(escenario, proveedor: proveedor, webhook: webhook)
         let directos = try [escenario.lanzar("directo"), escenario.lanzar("directo")]
-        try await recorrer(escenario, proveedor: proveedor)
+        try await recorrer(
+            escenario, proveedor: proveedor,
+            diagnostico: {
+                directos.enumerated().map { i, directo in
+                    "directo \(i + 1):\n"
+                        + directo.errorHastaAhora.split(separator: "\n").suffix(25).joined(
+                            separator: "\n")
+                }.joined(separator: "\n")
+            })
         for directo in directos { directo.senal(SIGTERM) }
         for directo in directos { #expect(await directo.esperar().codigo == 143) }
         let llegadas = proveedor.peticiones.map(\.llegada)
