@@ -56,17 +56,6 @@ def esperar(condicion, limite=30, cada=0.02):
         return None
 
 
-# What the page knew about its notices, for the test's message when notifications are missing.
-diagnostico = (
-    "const listo = arguments[arguments.length - 1];"
-    "const d = {permiso: Notification.permission, avisos: window.marcadorAvisos,"
-    " entregas: window.marcadorEntregas, controlada: navigator.serviceWorker.controller !== null,"
-    " cursor: sessionStorage.getItem('marcador-ultimo-evento'), visible: document.visibilityState};"
-    "navigator.serviceWorker.getRegistration().then(r => {"
-    " d.registro = r ? {activo: r.active ? r.active.state : null,"
-    " esperando: r.waiting !== null, instalando: r.installing !== null} : null; listo(d); })"
-    ".catch(e => { d.error = String(e); listo(d); });")
-
 class Servidor:
     """One `marcador servir` on the test's database; its lines in a file, read as they come."""
 
@@ -274,7 +263,7 @@ try:
     if resultado["notificaciones"] is None:
         # For the test's message: what there was when it gave up.
         resultado["notificacionesVistas"] = vigia.vistas(navegador)
-        resultado["diagnostico"] = navegador.execute_async_script(diagnostico)
+        resultado["diagnostico"] = vigia.diagnostico(navegador)
     vigia.olvidar(navegador)
 
     # 2. Quiet mode, two goals in one minute, a second window of the page minimised (hidden):

@@ -37,17 +37,6 @@ def esperar(condicion, limite=30, cada=0.02):
     return condicion()
 
 
-# What the page knew about its notices, for the test's message when notifications are missing.
-diagnostico = (
-    "const listo = arguments[arguments.length - 1];"
-    "const d = {permiso: Notification.permission, avisos: window.marcadorAvisos,"
-    " entregas: window.marcadorEntregas, controlada: navigator.serviceWorker.controller !== null,"
-    " cursor: sessionStorage.getItem('marcador-ultimo-evento'), visible: document.visibilityState};"
-    "navigator.serviceWorker.getRegistration().then(r => {"
-    " d.registro = r ? {activo: r.active ? r.active.state : null,"
-    " esperando: r.waiting !== null, instalando: r.installing !== null} : null; listo(d); })"
-    ".catch(e => { d.error = String(e); listo(d); });")
-
 def abrirControles():
     # A click on the summary toggles: only when closed (a reload closes them again).
     if not navegador.find_element(By.ID, "controles").get_attribute("open"):
@@ -142,7 +131,7 @@ try:
     if resultado["notificaciones"] is None:
         # For the test's message: what there was when it gave up.
         resultado["notificacionesVistas"] = vigia.vistas(navegador)
-        resultado["diagnostico"] = navegador.execute_async_script(diagnostico)
+        resultado["diagnostico"] = vigia.diagnostico(navegador)
 
     # Quiet mode: with the page in view, a banner instead of notifications.
     vigia.olvidar(navegador)

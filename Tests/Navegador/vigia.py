@@ -63,3 +63,19 @@ def olvidar(navegador):
         "navigator.serviceWorker.ready.then(r => r.getNotifications())"
         ".then(ns => { ns.forEach(n => n.close());"
         " localStorage.setItem('%s-desde', String(Date.now())); listo(true); });" % CLAVE)
+
+
+def diagnostico(navegador):
+    """What the page knew of its notices (each one's answer from its Service Worker, its
+    permission, its worker's state), for the test's message when notifications are missing."""
+    return navegador.execute_async_script(
+        "const listo = arguments[arguments.length - 1];"
+        "const d = {permiso: Notification.permission, avisos: window.marcadorAvisos,"
+        " entregas: window.marcadorEntregas,"
+        " controlada: navigator.serviceWorker.controller !== null,"
+        " cursor: sessionStorage.getItem('marcador-ultimo-evento'),"
+        " visible: document.visibilityState};"
+        "navigator.serviceWorker.getRegistration().then(r => {"
+        " d.registro = r ? {activo: r.active ? r.active.state : null,"
+        " esperando: r.waiting !== null, instalando: r.installing !== null} : null; listo(d); })"
+        ".catch(e => { d.error = String(e); listo(d); });")
