@@ -74,13 +74,19 @@ final class Proceso {
     /// Waits for the process to end (killing it after `limite` seconds so no test hangs).
     /// Polls (`sondear`) rather than blocking: the cooperative pool has one thread per core,
     /// and a blocked thread would starve the other tests running in parallel.
+    /// Never `waitUntilExit` here: Foundation learns of the exit on a queue of the same pool,
+    /// and two tests blocked in it after a kill held both threads: the exit was never seen
+    /// and the whole process suite hung (a CI run of 2026-12-02).
     func esperar(limite: Double = 60) async -> Resultado {
         _ = await sondearQue(limite: .seconds(limite)) { !proceso.isRunning }
         if proceso.isRunning {
             kill(proceso.processIdentifier, SIGKILL)
-            proceso.waitUntilExit()
+            guard await sondearQue(limite: .seconds(30), { !proceso.isRunning }) else {
+                Issue.record("el proceso \(proceso.processIdentifier) no acabó ni con SIGKILL")
+                return Resultado(
+                    codigo: -1, salida: salidaHastaAhora, error: errorHastaAhora, senal: SIGKILL)
+            }
         }
-        proceso.waitUntilExit()
         let senal = proceso.terminationReason == .uncaughtSignal ? proceso.terminationStatus : nil
         return Resultado(
             codigo: proceso.terminationStatus, salida: salidaHastaAhora, error: errorHastaAhora,
