@@ -73,24 +73,39 @@ final class Proceso {
 
     /// Waits for the process to end (killing it after `limite` seconds so no test hangs).
     /// Polls (`sondear`) rather than blocking: the cooperative pool has one thread per core,
-    /// and a blocked thread would starve the other tests running in parallel.
-    /// Never `waitUntilExit` here: Foundation learns of the exit on a queue of the same pool,
-    /// and two tests blocked in it after a kill held both threads: the exit was never seen
-    /// and the whole process suite hung (a CI run of 2026-12-02).
+    /// and a blocked thread would starve the other tests running in parallel. The exit is
+    /// asked of the kernel (`waitid` without reaping, so Foundation still reaps it): with six
+    /// processes started at once Foundation sometimes never noticed one had ended, and only a
+    /// `waitUntilExit` spinning on the pool's thread found out, which once hung a whole run.
     func esperar(limite: Double = 60) async -> Resultado {
-        _ = await sondearQue(limite: .seconds(limite)) { !proceso.isRunning }
-        if proceso.isRunning {
+        var fin = await sondear(limite: .seconds(limite)) { salida() }
+        if fin == nil {
             kill(proceso.processIdentifier, SIGKILL)
-            guard await sondearQue(limite: .seconds(30), { !proceso.isRunning }) else {
-                Issue.record("el proceso \(proceso.processIdentifier) no acabó ni con SIGKILL")
-                return Resultado(
-                    codigo: -1, salida: salidaHastaAhora, error: errorHastaAhora, senal: SIGKILL)
-            }
+            fin = await sondear(limite: .seconds(30)) { salida() }
         }
-        let senal = proceso.terminationReason == .uncaughtSignal ? proceso.terminationStatus : nil
+        guard let (codigo, senal) = fin else {
+            Issue.record("el proceso \(proceso.processIdentifier) no acabó ni con SIGKILL")
+            return Resultado(
+                codigo: -1, salida: salidaHastaAhora, error: errorHastaAhora, senal: SIGKILL)
+        }
         return Resultado(
-            codigo: proceso.terminationStatus, salida: salidaHastaAhora, error: errorHastaAhora,
-            senal: senal)
+            codigo: codigo, salida: salidaHastaAhora, error: errorHastaAhora, senal: senal)
+    }
+
+    /// The exit status (the signal's number for a signal, as Foundation gives it) and the
+    /// signal, once the child has ended; `nil` while it runs.
+    private func salida() -> (Int32, Int32?)? {
+        if !proceso.isRunning {
+            let estado = proceso.terminationStatus
+            return (estado, proceso.terminationReason == .uncaughtSignal ? estado : nil)
+        }
+        var info = siginfo_t()
+        let pid = id_t(proceso.processIdentifier)
+        guard waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+            info._sifields._sigchld.si_pid != 0
+        else { return nil }
+        let estado = info._sifields._sigchld.si_status
+        return info.si_code == CLD_EXITED ? (estado, nil) : (estado, estado)
     }
 
     /// Polls the captured stderr (or stdout) until `texto` appears; `false` after `limite` seconds.
