@@ -143,8 +143,11 @@ struct NucleoE2ETests {
         let escenario = Escenario()
         _ = try await escenario.marcador("avisos", "activar")
         _ = try await escenario.marcador("avisos", "canales", "quitar", "registro")
+        // The POST held across the stop must not time out: two loaded runs of the whole suite
+        // kept the dispatcher stopped longer than the default 10 s, Ana's POST failed on
+        // resuming, and the run's later notices went back to the queue unchecked.
         _ = try await escenario.marcador(
-            "avisos", "canales", "añadir", "webhook", "--url", receptor.url)
+            "avisos", "canales", "añadir", "webhook", "--url", receptor.url, "--limite", "300")
         try escenario.encolarEjecuciones(1)
         let parado = try escenario.lanzar("avisos", "vigilar", "--arriendo", "3")
         #expect(await receptor.esperar(1))
