@@ -257,13 +257,7 @@ try:
     navegador.save_screenshot(capturas + "/lista-en-vivo-1280.png")
     resultado["trasElFinal"] = esperar(
         lambda: texto("#partido-1 .hora") == "Final" and texto("#partido-1"), limite=30)
-    resultado["notificaciones"] = esperar(
-        lambda: (lambda ns: ns if len(ns) >= 5 else None)(vigia.vistas(navegador)),
-        limite=60, cada=0.05)
-    if resultado["notificaciones"] is None:
-        # For the test's message: what there was when it gave up.
-        resultado["notificacionesVistas"] = vigia.vistas(navegador)
-        resultado["diagnostico"] = vigia.diagnostico(navegador)
+    vigia.anotar(navegador, resultado, cuantas=5)
     vigia.olvidar(navegador)
 
     # 2. Quiet mode, two goals in one minute, a second window of the page minimised (hidden):

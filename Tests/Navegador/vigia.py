@@ -9,6 +9,7 @@ shown since the last `olvidar`, by the notifications' own timestamps, so a read 
 flight when the record is reset cannot bring an old notification back.
 """
 import json
+import time
 
 CLAVE = "vigia-de-notificaciones"
 
@@ -79,3 +80,21 @@ def diagnostico(navegador):
         " d.registro = r ? {activo: r.active ? r.active.state : null,"
         " esperando: r.waiting !== null, instalando: r.installing !== null} : null; listo(d); })"
         ".catch(e => { d.error = String(e); listo(d); });")
+
+
+def anotar(navegador, resultado, cuantas, limite=60):
+    """Waits (up to `limite` s) until `cuantas` notifications were shown and writes them to
+    `resultado["notificaciones"]`; if they never come, `None` there, and for the test's
+    message what there was and what the page knew."""
+    fin = time.monotonic() + limite
+    while True:
+        mostradas = vistas(navegador)
+        if len(mostradas) >= cuantas or time.monotonic() >= fin:
+            break
+        time.sleep(0.05)
+    if len(mostradas) >= cuantas:
+        resultado["notificaciones"] = mostradas
+        return
+    resultado["notificaciones"] = None
+    resultado["notificacionesVistas"] = mostradas
+    resultado["diagnostico"] = diagnostico(navegador)
