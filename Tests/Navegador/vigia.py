@@ -21,19 +21,14 @@ VIGIA = """
   async function mirar() {
     const registro = await navigator.serviceWorker.getRegistration();
     if (!registro) return;
-    const mostradas = await registro.getNotifications();
-    // Read and written with no await in between: another page's watcher may write too.
-    const vistas = JSON.parse(localStorage.getItem(clave) || '[]');
-    const conocidas = new Set(vistas.map((n) => n.tag + '|' + n.titulo + '|' + n.cuerpo));
-    let nuevas = false;
-    for (const n of mostradas) {
-      const marca = n.tag + '|' + n.title + '|' + n.body;
-      if (conocidas.has(marca)) continue;
-      conocidas.add(marca);
-      vistas.push({ titulo: n.title, cuerpo: n.body, tag: n.tag, hora: n.timestamp });
-      nuevas = true;
+    // One key per notification: two documents alive at once (a page being left, a second
+    // window) write to storage that reaches the other late, and a shared list lost entries.
+    for (const n of await registro.getNotifications()) {
+      const marca = clave + '|' + n.tag + '|' + n.title + '|' + n.body;
+      if (localStorage.getItem(marca) !== null) continue;
+      localStorage.setItem(marca, JSON.stringify(
+        { titulo: n.title, cuerpo: n.body, tag: n.tag, hora: n.timestamp, visto: Date.now() }));
     }
-    if (nuevas) localStorage.setItem(clave, JSON.stringify(vistas));
   }
   // The next look only once this one is written: two in flight would lose one's notes.
   const otraVez = () => mirar().catch(() => {}).then(() => setTimeout(otraVez, 100));
@@ -50,11 +45,13 @@ def instalar(navegador):
 def vistas(navegador):
     """The notifications shown since the last `olvidar`, in the order they were first seen."""
     datos = navegador.execute_script(
-        "return [localStorage.getItem('%s'), localStorage.getItem('%s-desde')]" % (CLAVE, CLAVE))
+        "return [Object.keys(localStorage).filter(k => k.startsWith('%s|'))"
+        ".map(k => localStorage.getItem(k)), localStorage.getItem('%s-desde')]" % (CLAVE, CLAVE))
     desde = float(datos[1] or 0)
+    notas = sorted((json.loads(n) for n in datos[0]), key=lambda n: (n["visto"], n["hora"]))
     return [
         {"titulo": n["titulo"], "cuerpo": n["cuerpo"], "tag": n["tag"]}
-        for n in json.loads(datos[0] or "[]") if n["hora"] >= desde]
+        for n in notas if n["hora"] >= desde]
 
 
 def olvidar(navegador):
