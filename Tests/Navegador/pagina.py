@@ -117,6 +117,7 @@ servidor = Servidor()
 base = "http://127.0.0.1:%d" % servidor.puerto
 resultado["axeDisponible"] = Axe is not None
 
+vigia.escuchar(carpeta)
 opciones = webdriver.ChromeOptions()
 for argumento in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                   "--window-size=1280,900", "--lang=es"):
@@ -127,7 +128,6 @@ try:
     navegador.execute_cdp_cmd(
         "Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]})
     navegador.set_script_timeout(30)
-    vigia.instalar(navegador)
 
     # 3. The list on a phone: compact rows, no «0'» before kick-off, «Final» once played.
     ancho(360)
@@ -316,6 +316,7 @@ try:
         e["message"] for e in navegador.get_log("browser") if e.get("level") == "SEVERE"]
 finally:
     navegador.quit()
+    vigia.cerrar()
     try:
         servidor.parar()
     except Exception:

@@ -5,11 +5,13 @@ Usage: pantalla.py URL_BASE RESULTADO.json
 
 Grants the notification permission through the DevTools command Browser.grantPermissions,
 opens partido 1, presses the permission button and Jugar, reloads in the middle of the
-match, waits for 3-2 and reads back the notifications shown (noted as they appear, vigia.py); then
+match, waits for 3-2 and reads back the notifications raised (as the desktop's notification
+server received them, vigia.py); then
 turns quiet mode on, plays again and expects the in-page banner instead of notifications.
 Writes what it saw as JSON; the Swift test decides what is right.
 """
 import json
+import os
 import sys
 import time
 
@@ -44,6 +46,7 @@ def abrirControles():
     esperar(lambda: navegador.find_element(By.ID, "controles").get_attribute("open"))
 
 
+vigia.escuchar(os.path.dirname(os.path.abspath(salida)))
 opciones = webdriver.ChromeOptions()
 for argumento in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                   "--window-size=1280,900", "--lang=es"):
@@ -53,7 +56,6 @@ try:
     navegador.execute_cdp_cmd(
         "Browser.grantPermissions", {"origin": base, "permissions": ["notifications"]})
     navegador.set_script_timeout(20)
-    vigia.instalar(navegador)
 
     # The list, live.
     navegador.get(base + "/")
@@ -158,5 +160,6 @@ try:
         e["message"] for e in navegador.get_log("browser") if e.get("level") == "SEVERE"]
 finally:
     navegador.quit()
+    vigia.cerrar()
     with open(salida, "w", encoding="utf-8") as fichero:
         json.dump(resultado, fichero, ensure_ascii=False, indent=2)
