@@ -11,30 +11,15 @@ decides what is right.
 """
 import json
 import sys
-import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
+
+from espera import esperar
 
 base, clave, salida = sys.argv[1], sys.argv[2], sys.argv[3]
 resultado = {}
-
-
-def esperar(condicion, limite=20, cada=0.02):
-    """Polls `condicion` until it is truthy; an element that vanished mid-navigation (the
-    form posting, a page loading) just means «not yet»."""
-    fin = time.monotonic() + limite
-    while time.monotonic() < fin:
-        try:
-            valor = condicion()
-        except WebDriverException:
-            valor = None
-        if valor:
-            return valor
-        time.sleep(cada)
-    return condicion()
 
 
 def entrar_con(texto):

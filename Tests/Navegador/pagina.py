@@ -24,6 +24,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from espera import esperar
 import vigia
 
 try:
@@ -38,22 +39,6 @@ resultado = {"pasos": [], "axe": {}}
 
 def paso(texto):
     resultado["pasos"].append(texto)
-
-
-def esperar(condicion, limite=30, cada=0.02):
-    fin = time.monotonic() + limite
-    while time.monotonic() < fin:
-        try:
-            valor = condicion()
-        except Exception:  # an element mid-repaint: look again
-            valor = None
-        if valor:
-            return valor
-        time.sleep(cada)
-    try:
-        return condicion()
-    except Exception:
-        return None
 
 
 class Servidor:

@@ -19,6 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from espera import esperar
 import vigia
 
 base, salida = sys.argv[1], sys.argv[2]
@@ -27,16 +28,6 @@ resultado = {"pasos": []}
 
 def paso(texto):
     resultado["pasos"].append(texto)
-
-
-def esperar(condicion, limite=30, cada=0.02):
-    fin = time.monotonic() + limite
-    while time.monotonic() < fin:
-        valor = condicion()
-        if valor:
-            return valor
-        time.sleep(cada)
-    return condicion()
 
 
 def abrirControles():
