@@ -11,11 +11,12 @@ import Synchronization
 /// - What was not committed runs again; what might have been is asked about first: every
 ///   write transaction inserts a request id into `peticion` in the same COMMIT, so after a
 ///   connection lost during COMMIT the retry knows whether it already happened.
-/// - `write` holds one advisory lock until it commits, so the store's writers (runs,
-///   settings, imports, the change log) follow one another exactly as on SQLite;
-///   `writeConcurrente` (log lines, leases of feeds) does not, and `writeIdempotente` (the
-///   outbox's claims and outcomes: one statement each, in autocommit) takes no lock and no
-///   request id at all. A transaction that loses a race (40001, 40P01) runs again.
+/// - `write` holds one advisory lock until it commits, so the store's writers (starts and
+///   stops of runs, settings, imports) follow one another exactly as on SQLite;
+///   `writeConcurrente` (log lines, leases of feeds, a run's minutes) does not, and
+///   `writeIdempotente` (the outbox's claims and outcomes: one statement each, in
+///   autocommit) takes no lock and no request id at all. A transaction that loses a race
+///   (40001, 40P01) runs again.
 /// - `ahora()` is the server's clock, measured at every connection.
 public final class ColaPG: ColaSQL {
     public typealias Base = ConexionPG

@@ -3,6 +3,7 @@ import AlmacenPostgreSQL
 import ApoyoDePruebas
 import Foundation
 import Motor
+import Synchronization
 import Testing
 import Torneo
 
@@ -251,6 +252,53 @@ struct PostgreSQLE2ETests {
     /// Two `jugar 1` started at the same instant, ten times: exactly one run finishes each time,
     /// the other is cancelled, and the winner's five goals are queued. A try where the second
     /// started after the first had finished did not race: counted, and 7 of 10 must race.
+    /// A write of the store on another match (the store's write lock and that match's row,
+    /// as any `write` of marcador takes them) kept open: the match being played goes on
+    /// minute after minute meanwhile. Its minutes used to queue behind the lock, so one slow
+    /// writer stopped every match's clock (issue 25).
+    @Test func unEscritorLentoNoParaElRelojDeOtroPartido() async throws {
+        let escenario = try await escenario()
+        #expect(try await escenario.marcador("partidos").codigo == 0)
+        let jugar = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "100")
+        let lector = try LectorDeLaTienda(db: escenario.db)
+        let minuto = "SELECT coalesce(max(minuto), -1) FROM ejecucion WHERE partido_id = 1"
+        #expect(try await esperarQue { try await lector.entero(minuto) >= 1 })
+
+        let tomado = DispatchSemaphore(value: 0)
+        let soltar = DispatchSemaphore(value: 0)
+        let primera = Mutex(true)
+        let url = escenario.db
+        let escritor = Task {
+            try await fueraDelPool {
+                try ColaPG(url: url).write { db in
+                    try db.execute("UPDATE partido SET competicion = competicion WHERE id = 2")
+                    // Held once: if the server ended the session and the write ran again,
+                    // it commits at once.
+                    guard
+                        primera.withLock({ antes in
+                            defer { antes = false }
+                            return antes
+                        })
+                    else { return }
+                    tomado.signal()
+                    soltar.wait()
+                }
+            }
+        }
+        try await fueraDelPool { tomado.wait() }
+        let desde = try await lector.entero(minuto)
+        // Five more minutes (half a second of play) while the other write stays open; at most
+        // 8 s, within the 10 s the server lets a session sit idle in a transaction.
+        let siguio = try await esperarQue(limite: .seconds(8)) {
+            try await lector.entero(minuto) >= min(desde + 5, 90)
+        }
+        soltar.signal()
+        try await escritor.value
+        #expect(siguio, "el partido 1 siguió en el minuto \(desde) mientras otro escribía")
+        let fin = await jugar.esperar(limite: 60)
+        #expect(fin.codigo == 0, "\(fin.error)")
+    }
+
     @Test func dosJugarALaVezSoloUnoJuega() async throws {
         let escenario = try await escenario()
         _ = try await escenario.marcador("avisos", "activar")

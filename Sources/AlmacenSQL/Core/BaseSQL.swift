@@ -121,13 +121,15 @@ public protocol ColaSQL: Sendable {
     func read<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T
 
     /// Runs `body` in a transaction, rolled back if it throws. On SQLite every write holds the
-    /// database's one write lock; on PostgreSQL a write that appends to the change log takes
-    /// its advisory lock too (`Dialecto.ordenarCambios`), so change ids follow commit order.
+    /// database's one write lock; on PostgreSQL every `write` holds the store's write lock
+    /// (`ColaPG`), and whatever appends to the change log also takes the log's own lock until
+    /// it commits (migration 0009), so change ids follow commit order.
     func write<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T
 
-    /// A write that touches only rows it locks itself (the outbox's claims and outcomes): on
-    /// PostgreSQL it does not wait for other writers, so dispatchers on several machines work
-    /// side by side; on SQLite it is `write`.
+    /// A write that touches only rows it locks itself (the outbox's claims and outcomes, a
+    /// run's minute): on PostgreSQL it does not wait for other writers, so dispatchers on
+    /// several machines work side by side and one match's clock never waits for another's
+    /// writes; on SQLite it is `write`.
     func writeConcurrente<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T
 
     /// A concurrent write whose statements each keep their meaning when run twice (an outbox

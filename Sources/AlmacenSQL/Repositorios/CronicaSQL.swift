@@ -121,7 +121,11 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
     ) throws -> Escritura {
         let (id, dueno) = actual()
         let escrito = ultimoEscrito.withLock { $0 }
-        let (escritura, texto) = try queue.write { db -> (Escritura, String?) in
+        // A minute touches its own run's row (locked by the fenced UPDATE), the new rows of
+        // its goals and the change log (which keeps its own commit order): on PostgreSQL it
+        // need not queue behind the store's other writers, so a long import or another
+        // match's slow write does not hold this match's clock.
+        let (escritura, texto) = try queue.writeConcurrente { db -> (Escritura, String?) in
             // The fence and the write are one statement: a stop request or a takeover
             // committed by another process before this transaction means this minute is not
             // written at all. It hands back the manual goals too (one round trip, not two).
