@@ -5,7 +5,9 @@
 #      PostgreSQL round followed by the same drain by N C processes (bench/despacho_pg.c);
 #   2. engine cost per match: `jugar 1 --ms-por-minuto 0` (whole command) on each store;
 #   3. wake-up latency: a notice committed by another client until `avisos vigilar` has
-#      delivered it (LISTEN/NOTIFY on PostgreSQL, the poll on SQLite).
+#      delivered it (LISTEN/NOTIFY on PostgreSQL, the poll on SQLite);
+#   4. a writer holding another match for 3 s: how much later one of partido 1's minutes
+#      commits than its 100 ms (commit timestamps of its change-log rows).
 # A temporary server is started as the postgres user on a Unix socket, with
 # synchronous_commit=off: like SQLite's WAL with synchronous=NORMAL, a crash loses no commit
 # and a power cut may lose the newest ones. RONDAS rounds (10 by default), min/median/max.
@@ -22,7 +24,7 @@ DIR=$(mktemp -d /tmp/marcador-bench-pg-XXXXXX)
 comopg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- env -C / "$@"; else "$@"; fi; }
 [ "$(id -u)" -eq 0 ] && chown postgres: "$DIR"
 comopg "$PGBIN/initdb" -D "$DIR/datos" -A trust -U postgres -E UTF8 --locale=C >/dev/null
-comopg "$PGBIN/pg_ctl" -D "$DIR/datos" -l "$DIR/log" -w -o "-k $DIR -c listen_addresses='' -c synchronous_commit=off" start >/dev/null
+comopg "$PGBIN/pg_ctl" -D "$DIR/datos" -l "$DIR/log" -w -o "-k $DIR -c listen_addresses='' -c synchronous_commit=off -c track_commit_timestamp=on" start >/dev/null
 trap 'comopg "$PGBIN/pg_ctl" -D "$DIR/datos" -m immediate stop >/dev/null; rm -rf "$DIR"' EXIT
 ADMIN="postgresql://postgres@/postgres?host=$DIR"
 # Called in $(…) subshells: names from the clock, not from a counter.
@@ -129,3 +131,24 @@ despertar() {
 echo "Despertar: del commit a la entrega con avisos vigilar (mediana de 20):"
 echo "  SQLite (sondeo): $(despertar "$(nueva_sqlite)")"
 echo "  PostgreSQL (LISTEN/NOTIFY): $(despertar "$(nueva_pg)")"
+
+# While partido 1 plays at 100 ms a minute, another client holds for 3 s what a long write of
+# marcador holds (the store's write lock, then partido 2's row). The longest gap between two
+# of partido 1's minutes, less the 100 ms a minute lasts, from the commit timestamps of its
+# change-log rows (one per minute, written in the minute's transaction).
+retener() {
+  local db jug
+  db=$(nueva_pg)
+  "$B" --db "$db" partidos >/dev/null
+  "$B" --db "$db" jugar 1 --ms-por-minuto 100 >/dev/null 2>&1 & jug=$!
+  until [ "$(sql "$db" "SELECT coalesce(max(minuto), 0) FROM ejecucion WHERE partido_id = 1")" -ge 5 ]; do sleep 0.05; done
+  psql -q "$db" -c "BEGIN; SELECT pg_advisory_xact_lock(4242, 0);
+    UPDATE partido SET competicion = competicion WHERE id = 2; SELECT pg_sleep(3); COMMIT;" >/dev/null
+  wait $jug
+  sql "$db" "SELECT max(d) FROM (SELECT extract(epoch FROM pg_xact_commit_timestamp(xmin)
+      - lag(pg_xact_commit_timestamp(xmin)) OVER (ORDER BY id)) * 1000 - 100 AS d
+    FROM cambio WHERE partido_id = 1 AND clase = 'partido' AND minuto > 0) s"
+}
+for r in $(seq "$RONDAS"); do retener; done > "$DIR/retener"
+read -r Rmin R Rmax < <(resumen < "$DIR/retener")
+printf 'Un escritor retiene otro partido 3 s: el minuto más tardío llega %s ms después de sus 100 ms (%s–%s; %s rondas)\n' "$R" "$Rmin" "$Rmax" "$RONDAS"
