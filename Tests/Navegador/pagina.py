@@ -243,7 +243,7 @@ try:
     resultado["trasElFinal"] = esperar(
         lambda: texto("#partido-1 .hora") == "Final" and texto("#partido-1"), limite=30)
     vigia.anotar(navegador, resultado, cuantas=5)
-    vigia.olvidar(navegador)
+    vigia.olvidar()
 
     # 2. Quiet mode, two goals in one minute, a second window of the page minimised (hidden):
     # two banners one after the other, each on screen long enough to read; no system
@@ -269,7 +269,7 @@ try:
     resultado["banners"] = esperar(
         lambda: (lambda b: b if len(b) >= 5 and all("hasta" in x for x in b) else None)(
             navegador.execute_script("return window.marcadorBanners")), limite=40, cada=0.1)
-    resultado["notificacionesEnSilencio"] = vigia.vistas(navegador)
+    resultado["notificacionesEnSilencio"] = vigia.vistas()
     navegador.switch_to.window(segunda)
     resultado["bannersDelFondo"] = navegador.execute_script("return window.marcadorBanners")
     navegador.close()

@@ -121,7 +121,7 @@ try:
     vigia.anotar(navegador, resultado, cuantas=5)
 
     # Quiet mode: with the page in view, a banner instead of notifications.
-    vigia.olvidar(navegador)
+    vigia.olvidar()
     navegador.find_element(By.ID, "silencio").click()
     esperar(lambda: navegador.find_element(By.ID, "silencio").is_selected())
     # The setting is stored by the server before the match starts (the page posts it).
@@ -140,7 +140,7 @@ try:
     # notification would appear (what is tested here is that none does).
     esperar(lambda: navegador.execute_script("return window.marcadorAvisos") >= antes + 5)
     time.sleep(0.3)
-    resultado["notificacionesEnSilencio"] = vigia.vistas(navegador)
+    resultado["notificacionesEnSilencio"] = vigia.vistas()
 
     # A phone-width screen.
     navegador.set_window_size(360, 800)

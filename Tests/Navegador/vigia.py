@@ -15,6 +15,8 @@ import re
 import subprocess
 import time
 
+from espera import esperar
+
 _monitor = None
 _ruta = None
 _desde = 0
@@ -38,11 +40,9 @@ def escuchar(carpeta):
             ["dbus-monitor", "interface=org.freedesktop.Notifications,member=Notify"],
             stdout=fichero, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     # The monitor is listening once the bus has given it its name.
-    fin = time.monotonic() + 30
-    while "NameAcquired" not in _leer():
-        if time.monotonic() >= fin or _monitor.poll() is not None:
-            raise RuntimeError("vigia: dbus-monitor no arrancó: " + _leer())
-        time.sleep(0.02)
+    esperar(lambda: "NameAcquired" in _leer() or _monitor.poll() is not None)
+    if "NameAcquired" not in _leer():
+        raise RuntimeError("vigia: dbus-monitor no arrancó: " + _leer())
 
 
 def cerrar():
@@ -70,13 +70,13 @@ def _todas():
         for reemplaza, titulo, cuerpo in _LLAMADA.findall(_leer())]
 
 
-def vistas(navegador=None):
+def vistas():
     """The notifications raised since the last `olvidar`, in order; `reemplaza` says that one
     took the place of another still on screen (same tag), so the user saw it once."""
     return _todas()[_desde:]
 
 
-def olvidar(navegador=None):
+def olvidar():
     """Counts only the notifications raised from now on."""
     global _desde
     _desde = len(_todas())
@@ -102,16 +102,13 @@ def anotar(navegador, resultado, cuantas, limite=60):
     """Waits (up to `limite` s) until `cuantas` new notifications were raised (not counting
     replacements) and writes every one to `resultado["notificaciones"]`; if they never come,
     `None` there, and for the test's message what there was and what the page knew."""
-    fin = time.monotonic() + limite
-    while True:
-        mostradas = vistas()
-        nuevas = [n for n in mostradas if not n["reemplaza"]]
-        if len(nuevas) >= cuantas or time.monotonic() >= fin:
-            break
-        time.sleep(0.05)
-    if len(nuevas) >= cuantas:
-        resultado["notificaciones"] = mostradas
+    def nuevas():
+        return [n for n in vistas() if not n["reemplaza"]]
+
+    if esperar(lambda: len(nuevas()) >= cuantas, limite=limite):
+        resultado["notificaciones"] = vistas()
         return
+    mostradas = vistas()
     resultado["notificaciones"] = None
     resultado["notificacionesVistas"] = mostradas
     resultado["diagnostico"] = diagnostico(navegador)
