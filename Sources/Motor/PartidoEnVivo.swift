@@ -166,12 +166,11 @@ public final class PartidoEnVivo {
             let delMinuto = AvisoDeGol.avisos(de: golesDelMinuto, en: partido)
             let mano: Marcador
             if let cronica {
-                let previo = ultimoAviso
+                // «Último aviso» changes every 15 minutes: the other minutes leave it alone.
+                let aviso: ((Marcador) -> String)? =
+                    nuevo % 15 == 0 ? { mano in "minuto \(nuevo) con \(goles + mano)" } : nil
                 switch try cronica.registrar(
-                    minuto: nuevo, goles: goles, avisos: delMinuto,
-                    ultimoAviso: { mano in
-                        nuevo % 15 == 0 ? "minuto \(nuevo) con \(goles + mano)" : previo
-                    })
+                    minuto: nuevo, goles: goles, avisos: delMinuto, ultimoAviso: aviso)
                 {
                 case .hecha(let guardada): mano = guardada
                 case .parada: return try cancelar()

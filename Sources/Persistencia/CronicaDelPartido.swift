@@ -25,11 +25,13 @@ public protocol CronicaDelPartido: Sendable {
     func reanudar(_ ejecucion: EjecucionGuardada) throws -> [EjecucionAjena]
 
     /// Commits minute `minuto`: the scripted score, the heartbeat, the goal notices of the
-    /// minute and the last notice, which `ultimoAviso` builds from the manual goals read in the
-    /// same transaction (another process may have added one since the previous minute).
+    /// minute and, when `ultimoAviso` is given, the last notice it builds from the manual goals
+    /// read in the same transaction (another process may have added one since the previous
+    /// minute). `nil` says the last notice stays as stored: most minutes write only their own
+    /// row, in one statement.
     /// - Returns: `.hecha` with the manual goals now stored; otherwise nothing was written.
     func registrar(
-        minuto: Int, goles: Marcador, avisos: [AvisoDeGol], ultimoAviso: (Marcador) -> String
+        minuto: Int, goles: Marcador, avisos: [AvisoDeGol], ultimoAviso: ((Marcador) -> String)?
     ) throws -> Escritura
 
     /// Adds a manual goal to this run; returns the manual goals now stored.

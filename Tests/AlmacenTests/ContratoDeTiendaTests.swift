@@ -141,10 +141,11 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         let primera = tienda.ejecuciones.cronica(
             partido: 2, duracionFija: true, canalesPropios: [], propietario: otro)
         try primera.empezar(partido: partido, duracion: 90, msPorMinuto: 0, codigo: "aaaaa")
+        // A minute that leaves the last notice alone is written by the fast path.
         #expect(
-            try primera.registrar(
-                minuto: 1, goles: .cero, avisos: [], ultimoAviso: { _ in "ninguno" })
+            try primera.registrar(minuto: 1, goles: .cero, avisos: [], ultimoAviso: nil)
                 == .hecha(golesAMano: .cero))
+        #expect(try tienda.ejecuciones.ultima(partido: 2)?.minuto == 1)
         let segunda = tienda.ejecuciones.cronica(
             partido: 2, duracionFija: true, canalesPropios: [], propietario: .actual)
         let detenidas = try segunda.empezar(
@@ -156,6 +157,12 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         #expect(
             try primera.registrar(minuto: 2, goles: .cero, avisos: [], ultimoAviso: { _ in "" })
                 == .parada)
+        #expect(
+            try primera.registrar(minuto: 2, goles: .cero, avisos: [], ultimoAviso: nil)
+                == .parada)
+        #expect(
+            try tienda.ejecuciones.todas(partido: 2).first { $0.id == primera.ejecucion }?.minuto
+                == 1)
         #expect(try primera.terminar(minuto: 2) == .parada)
         try primera.cancelar(minuto: 1)
         #expect(try segunda.terminar(minuto: 0) == .hecha(golesAMano: .cero))

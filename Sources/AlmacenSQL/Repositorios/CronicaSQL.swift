@@ -14,8 +14,6 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
     let ahora: @Sendable () -> Double
     /// The run being written and this chronicle's owner token for it.
     private let tenencia = Mutex<(id: Int, dueno: String)?>(nil)
-    /// The «último aviso» this chronicle last committed (`nil` before its first minute).
-    private let ultimoEscrito = Mutex<String?>(nil)
 
     public init(
         _ queue: Cola, partidoId: Int, duracionFija: Bool,
@@ -117,42 +115,53 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
     }
 
     public func registrar(
-        minuto: Int, goles: Marcador, avisos: [AvisoDeGol], ultimoAviso: (Marcador) -> String
+        minuto: Int, goles: Marcador, avisos: [AvisoDeGol], ultimoAviso: ((Marcador) -> String)?
     ) throws -> Escritura {
         let (id, dueno) = actual()
-        let escrito = ultimoEscrito.withLock { $0 }
+        // Most minutes change only their own run's row: one fenced statement, which means the
+        // same when run again after a lost reply, commits by itself (one round trip on
+        // PostgreSQL, no request id).
+        guard !avisos.isEmpty || ultimoAviso != nil else {
+            return try queue.writeIdempotente { db in
+                guard let mano = try Self.minuto(db, minuto, goles, id, dueno) else {
+                    return try Self.porQueNo(db, id, dueno)
+                }
+                return .hecha(golesAMano: mano)
+            }
+        }
         // A minute touches its own run's row (locked by the fenced UPDATE), the new rows of
         // its goals and the change log (which keeps its own commit order): on PostgreSQL it
         // need not queue behind the store's other writers, so a long import or another
         // match's slow write does not hold this match's clock.
-        let (escritura, texto) = try queue.writeConcurrente { db -> (Escritura, String?) in
-            // The fence and the write are one statement: a stop request or a takeover
-            // committed by another process before this transaction means this minute is not
-            // written at all. It hands back the manual goals too (one round trip, not two).
-            guard
-                let mano = try db.row(
-                    """
-                    UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
-                        latido = \(db.dialecto.ahora)
-                    WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
-                    RETURNING mano_local, mano_visitante
-                    """, minuto, goles.local, goles.visitante, id, dueno,
-                    map: {
-                        Marcador(local: $0.int("mano_local"), visitante: $0.int("mano_visitante"))
-                    })
-            else { return (try Self.porQueNo(db, id, dueno), nil) }
+        return try queue.writeConcurrente { db -> Escritura in
+            guard let mano = try Self.minuto(db, minuto, goles, id, dueno) else {
+                return try Self.porQueNo(db, id, dueno)
+            }
             try ConsultasDeAvisos.encolar(
                 db, avisos: avisos, ejecucion: id, canalesPropios: canalesPropios, ahora: ahora())
-            // «Último aviso» changes every 15 minutes: the other minutes write nothing.
-            let texto = ultimoAviso(mano)
-            if texto != escrito {
-                try db.execute("UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?", texto, id)
+            if let ultimoAviso {
+                try db.execute(
+                    "UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?", ultimoAviso(mano), id)
             }
-            return (.hecha(golesAMano: mano), texto)
+            return .hecha(golesAMano: mano)
         }
-        // Kept once committed: a minute rolled back leaves the last text that is stored.
-        if let texto { ultimoEscrito.withLock { $0 = texto } }
-        return escritura
+    }
+
+    /// The minute's fenced write: the fence and the write are one statement, so a stop
+    /// request or a takeover committed by another process before it means the minute is not
+    /// written at all. It hands back the manual goals too (one round trip, not two); `nil`
+    /// when the fence held it back.
+    private static func minuto(
+        _ db: borrowing Cola.Base, _ minuto: Int, _ goles: Marcador, _ id: Int, _ dueno: String
+    ) throws -> Marcador? {
+        try db.row(
+            """
+            UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
+                latido = \(db.dialecto.ahora)
+            WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+            RETURNING mano_local, mano_visitante
+            """, minuto, goles.local, goles.visitante, id, dueno,
+            map: { Marcador(local: $0.int("mano_local"), visitante: $0.int("mano_visitante")) })
     }
 
     public func golAMano(_ lado: Lado) throws -> Marcador {
