@@ -108,11 +108,14 @@ public final class ColaPG: ColaSQL {
                 let conexion = try conexionViva(&estado, caida: caida)
                 var resultado: T?
                 do {
-                    // BEGIN and the lock travel together: one round trip, not two.
-                    try conexion.executeScript(
+                    // BEGIN and the lock travel with the body's first statement.
+                    conexion.comenzar(
                         ordenada
-                            ? "BEGIN; SELECT pg_advisory_xact_lock(\(Self.ordenDeEscritura.0), \(Self.ordenDeEscritura.1))"
-                            : "BEGIN")
+                            ? [
+                                "BEGIN",
+                                "SELECT pg_advisory_xact_lock(\(Self.ordenDeEscritura.0), \(Self.ordenDeEscritura.1))",
+                            ]
+                            : ["BEGIN"])
                     resultado = try body(conexion)
                     if podar {
                         try conexion.executeScript(
@@ -133,11 +136,9 @@ public final class ColaPG: ColaSQL {
                     }
                 } catch let error as ErrorPG where error.reintentable && carreras < 10 {
                     carreras += 1
-                    try? conexion.executeScript("ROLLBACK")
+                    conexion.deshacer()
                 } catch {
-                    if !conexion.rota && conexion.enTransaccion {
-                        try? conexion.executeScript("ROLLBACK")
-                    }
+                    conexion.deshacer()
                     throw error
                 }
             }

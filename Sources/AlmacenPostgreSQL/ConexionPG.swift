@@ -64,6 +64,9 @@ public final class ConexionPG: BaseSQL {
     /// The URL's password, scrubbed from every message libpq writes.
     private let contrasena: String?
     private var preparadas: [String: String] = [:]
+    /// A transaction's opening (`BEGIN`, its lock), held back to travel with the
+    /// transaction's first statement instead of costing a round trip of its own.
+    private var comienzo: [String] = []
     public private(set) var changes = 0
     /// The connection failed once: nothing more can be sent on it.
     public private(set) var rota = false
@@ -140,8 +143,23 @@ public final class ConexionPG: BaseSQL {
 
     /// Several statements without parameters, in one round trip; each one's result checked.
     public func executeScript(_ sql: String) throws {
-        try enviar(sql) { api.send_query(conexion, sql) }
-        try recibir(sql) { _ in }
+        let texto = (comienzo + [sql]).joined(separator: "; ")
+        comienzo = []
+        try enviar(texto) { api.send_query(conexion, texto) }
+        try recibir(texto) { _, _ in }
+    }
+
+    /// Opens a transaction with `sentencias` (no parameters), sent with the next statement.
+    func comenzar(_ sentencias: [String]) { comienzo = sentencias }
+
+    /// Ends a transaction that failed: an opening never sent is forgotten, an open
+    /// transaction rolled back.
+    func deshacer() {
+        if !comienzo.isEmpty {
+            comienzo = []
+        } else if !rota && enTransaccion {
+            try? executeScript("ROLLBACK")
+        }
     }
 
     public func rows<T>(
@@ -191,29 +209,56 @@ public final class ConexionPG: BaseSQL {
         _ sql: String, _ argumentos: [any DatabaseValueConvertible],
         _ leer: (OpaquePointer) throws -> Void
     ) throws {
-        let nombre = try preparada(sql, parametros: argumentos.count)
         let textos: [String?] = argumentos.map { Self.texto($0.databaseValue) }
-        try withArrayOfOptionalCStrings(textos) { punteros in
-            try enviar(sql) {
-                api.send_query_prepared(
-                    conexion, nombre, Int32(punteros.count), punteros, nil, nil, 0)
-            }
-        }
         changes = 0
-        try recibir(sql) { resultado in
+        func resultadoFinal(_ resultado: OpaquePointer) throws {
             changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
             try leer(resultado)
         }
-    }
-
-    private func preparada(_ sql: String, parametros: Int) throws -> String {
-        if let nombre = preparadas[sql] { return nombre }
-        let nombre = "m\(preparadas.count)"
-        let traducido = Self.traducir(sql)
-        try enviar(sql) { api.send_prepare(conexion, nombre, traducido, Int32(parametros), nil) }
-        try recibir(sql) { _ in }
-        preparadas[sql] = nombre
-        return nombre
+        if let nombre = preparadas[sql], comienzo.isEmpty {
+            try withArrayOfOptionalCStrings(textos) { punteros in
+                try enviar(sql) {
+                    api.send_query_prepared(
+                        conexion, nombre, Int32(punteros.count), punteros, nil, nil, 0)
+                }
+            }
+            try recibir(sql) { _, resultado in try resultadoFinal(resultado) }
+            return
+        }
+        // A transaction's opening and a statement's first PREPARE travel in one pipeline with
+        // the statement: one round trip where there were up to three.
+        let nombre = preparadas[sql] ?? "m\(preparadas.count)"
+        let preparar = preparadas[sql] == nil
+        let apertura = comienzo
+        comienzo = []
+        guard !rota else { throw ErrorPG(estado: "08003", mensaje: "la conexión ya se cortó") }
+        guard api.enter_pipeline(conexion) == 1 else { throw errorDeConexion(sql) }
+        var enviado = true
+        for sentencia in apertura where enviado {
+            enviado = api.send_query_params(conexion, sentencia, 0, nil, nil, nil, nil, 0) == 1
+        }
+        if preparar && enviado {
+            enviado =
+                api.send_prepare(conexion, nombre, Self.traducir(sql), Int32(textos.count), nil)
+                == 1
+        }
+        if enviado {
+            enviado = withArrayOfOptionalCStrings(textos) { punteros in
+                api.send_query_prepared(
+                    conexion, nombre, Int32(punteros.count), punteros, nil, nil, 0) == 1
+            }
+        }
+        guard enviado, api.pipeline_sync(conexion) == 1 else { throw errorDeConexion(sql) }
+        let ultima = apertura.count + (preparar ? 1 : 0)
+        try recibir(sql, peticiones: ultima + 1) { peticion, resultado in
+            if peticion == ultima {
+                try resultadoFinal(resultado)
+            } else if preparar && peticion == ultima - 1 {
+                // Prepared on the server: named so, even if its first execution fails.
+                preparadas[sql] = nombre
+            }
+        }
+        guard api.exit_pipeline(conexion) == 1 else { throw errorDeConexion(sql) }
     }
 
     /// Sends one request (a blocking write of a few bytes: the kernel's buffer takes it).
@@ -222,12 +267,17 @@ public final class ConexionPG: BaseSQL {
         guard envio() == 1 else { throw errorDeConexion(sql) }
     }
 
-    /// Reads every result of the request in flight, within the deadline, handing each
-    /// successful one to `leer`; the first error is thrown once all of them are read (the
-    /// connection then stays usable for the next request).
-    private func recibir(_ sql: String, _ leer: (OpaquePointer) throws -> Void) throws {
+    /// Reads every result of what is in flight, within the deadline, handing each successful
+    /// one to `leer` with the number of its request; the first error is thrown once all of
+    /// them are read (the connection then stays usable for the next request). `peticiones`
+    /// is the number of requests of a pipeline, `nil` for one request outside a pipeline.
+    private func recibir(
+        _ sql: String, peticiones: Int? = nil,
+        _ leer: (_ peticion: Int, OpaquePointer) throws -> Void
+    ) throws {
         let hasta = Interrupcion.reloj() + plazo
         var primerError: (any Error)?
+        var peticion = 0
         while true {
             while api.is_busy(conexion) == 1 {
                 switch Interrupcion.esperar(api.socket(conexion), Int16(POLLIN), hasta: hasta) {
@@ -243,12 +293,22 @@ public final class ConexionPG: BaseSQL {
                         mensaje: "el servidor no respondió en \(Int(plazo)) s", sql: sql)
                 }
             }
-            guard let resultado = api.get_result(conexion) else { break }
+            guard let resultado = api.get_result(conexion) else {
+                // In a pipeline, the end of one request's results; its sync point ends all.
+                guard let peticiones, peticion < peticiones,
+                    api.status(conexion) != CONNECTION_BAD
+                else { break }
+                peticion += 1
+                continue
+            }
             defer { api.clear(resultado) }
-            guard primerError == nil else { continue }
+            let estado = api.result_status(resultado)
+            if estado == PGRES_PIPELINE_SYNC { break }
+            // A request skipped after an earlier one failed: that one's error is thrown.
+            guard estado != PGRES_PIPELINE_ABORTED, primerError == nil else { continue }
             do {
                 try comprobar(resultado, sql)
-                try leer(resultado)
+                try leer(peticion, resultado)
             } catch {
                 primerError = error
             }

@@ -45,6 +45,12 @@ typedef struct {
                                const int *paramFormats, int resultFormat);
     PGresult *(*get_result)(PGconn *conn);
     int (*is_busy)(PGconn *conn);
+    int (*enter_pipeline)(PGconn *conn);
+    int (*exit_pipeline)(PGconn *conn);
+    int (*pipeline_sync)(PGconn *conn);
+    int (*send_query_params)(PGconn *conn, const char *command, int nParams,
+                             const Oid *paramTypes, const char *const *paramValues,
+                             const int *paramLengths, const int *paramFormats, int resultFormat);
 } marcador_pq_api;
 
 static void marcador_pq_silencio(void *arg, const char *message) {
@@ -94,6 +100,10 @@ static inline int marcador_pq_cargar(marcador_pq_api *api) {
     MARCADOR_PQ(send_query_prepared, "PQsendQueryPrepared")
     MARCADOR_PQ(get_result, "PQgetResult")
     MARCADOR_PQ(is_busy, "PQisBusy")
+    MARCADOR_PQ(enter_pipeline, "PQenterPipelineMode")
+    MARCADOR_PQ(exit_pipeline, "PQexitPipelineMode")
+    MARCADOR_PQ(pipeline_sync, "PQpipelineSync")
+    MARCADOR_PQ(send_query_params, "PQsendQueryParams")
 #undef MARCADOR_PQ
     return 0;
 }

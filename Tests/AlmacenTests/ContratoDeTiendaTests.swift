@@ -575,3 +575,51 @@ struct ReclamosSimultaneosPostgreSQLTests {
         #expect(try !tienda.buzon.quedanReclamables(ContratoDeTienda.reclamo("dos", ahora: ahora)))
     }
 }
+
+/// A transaction's opening and a statement's first PREPARE travel in one pipeline with the
+/// statement (issue 25): what fails there fails exactly as it would one request at a time.
+@Suite(
+    "Tubería de la conexión · PostgreSQL", .serialized,
+    .enabled(if: ServidorPostgres.falta == nil, Comment(rawValue: ServidorPostgres.falta ?? "")))
+struct TuberiaPostgreSQLTests {
+    @Test func unaSentenciaQueFallaAlEstrenarseVuelveAEjecutarse() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        try await fueraDelPool {
+            let cola = try AlmacenPG.abrir(url: url)
+            try cola.read { try $0.executeScript("CREATE TABLE t (n bigint PRIMARY KEY)") }
+            // What another session sees of this one's connection between two calls.
+            let otra = try AlmacenPG.abrir(url: url)
+            let estado = {
+                let pid = try cola.read { try $0.scalarInt("SELECT pg_backend_pid()") }
+                return try otra.read { db in
+                    try db.row("SELECT state FROM pg_stat_activity WHERE pid = ?", pid) {
+                        $0.string("state")
+                    }
+                }
+            }
+            #expect(try estado() == "idle")
+            let insertar = "INSERT INTO t (n) VALUES (?)"
+            try cola.write { try $0.execute(insertar, 1) }
+            // Prepared and run in a new transaction at once; the run breaks the key, the
+            // transaction rolls back, and the statement stays prepared under its name.
+            #expect(throws: ErrorPG.self) { try cola.write { try $0.execute(insertar, 1) } }
+            try cola.write { try $0.execute(insertar, 2) }
+            // A statement that does not even prepare fails alone: the next one runs.
+            #expect(throws: ErrorPG.self) {
+                try cola.write { try $0.execute("INSERT INTO falta (n) VALUES (?)", 3) }
+            }
+            try cola.write { db in
+                try db.execute(insertar, 3)
+                try db.execute("INSERT INTO t (n) SELECT n + 10 FROM t WHERE n = ?", 3)
+            }
+            // A body that throws before sending anything leaves no opening behind.
+            #expect(throws: CancellationError.self) {
+                try cola.write { _ in throw CancellationError() }
+            }
+            let filas = try cola.read { try $0.rows("SELECT n FROM t ORDER BY n") { $0.int(0) } }
+            #expect(filas == [1, 2, 3, 13])
+            // …and no transaction is left open between calls.
+            #expect(try estado() == "idle")
+        }
+    }
+}
