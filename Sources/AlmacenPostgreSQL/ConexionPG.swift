@@ -249,6 +249,9 @@ public final class ConexionPG: BaseSQL {
             }
         }
         guard enviado, api.pipeline_sync(conexion) == 1 else { throw errorDeConexion(sql) }
+        // Out of the pipeline whatever the results were, or the next plain request could not
+        // be sent: a connection that cannot leave it is done for.
+        defer { if !rota && api.exit_pipeline(conexion) != 1 { rota = true } }
         let ultima = apertura.count + (preparar ? 1 : 0)
         try recibir(sql, peticiones: ultima + 1) { peticion, resultado in
             if peticion == ultima {
@@ -258,7 +261,6 @@ public final class ConexionPG: BaseSQL {
                 preparadas[sql] = nombre
             }
         }
-        guard api.exit_pipeline(conexion) == 1 else { throw errorDeConexion(sql) }
     }
 
     /// Sends one request (a blocking write of a few bytes: the kernel's buffer takes it).
