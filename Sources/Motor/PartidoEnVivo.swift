@@ -64,6 +64,14 @@ public final class PartidoEnVivo {
     /// What the user sees: scripted plus manual goals.
     public var marcador: Marcador { golesEnVivo + golesAMano }
 
+    /// «Último aviso» changes every 15 minutes; the other minutes leave it alone.
+    static func cambiaElUltimoAviso(_ minuto: Int) -> Bool { minuto % 15 == 0 }
+
+    /// «Último aviso» as minute `minuto` leaves it, with `marcador`.
+    static func ultimoAviso(minuto: Int, marcador: Marcador) -> String {
+        "minuto \(minuto) con \(marcador)"
+    }
+
     public var estado: EstadoDelPartido {
         if corriendo { return .enJuego }
         if cancelado { return .cancelado(enElMinuto: minuto) }
@@ -166,9 +174,9 @@ public final class PartidoEnVivo {
             let delMinuto = AvisoDeGol.avisos(de: golesDelMinuto, en: partido)
             let mano: Marcador
             if let cronica {
-                // «Último aviso» changes every 15 minutes: the other minutes leave it alone.
                 let aviso: ((Marcador) -> String)? =
-                    nuevo % 15 == 0 ? { mano in "minuto \(nuevo) con \(goles + mano)" } : nil
+                    Self.cambiaElUltimoAviso(nuevo)
+                    ? { mano in Self.ultimoAviso(minuto: nuevo, marcador: goles + mano) } : nil
                 switch try cronica.registrar(
                     minuto: nuevo, goles: goles, avisos: delMinuto, ultimoAviso: aviso)
                 {
@@ -182,7 +190,9 @@ public final class PartidoEnVivo {
             golesEnVivo = goles
             golesAMano = mano
             minuto = nuevo
-            if nuevo % 15 == 0 { ultimoAviso = "minuto \(nuevo) con \(marcador)" }
+            if Self.cambiaElUltimoAviso(nuevo) {
+                ultimoAviso = Self.ultimoAviso(minuto: nuevo, marcador: marcador)
+            }
             for aviso in delMinuto { alCambiar?(.gol(aviso)) }
             alCambiar?(.minuto)
         }
