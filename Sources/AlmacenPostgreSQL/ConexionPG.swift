@@ -215,7 +215,8 @@ public final class ConexionPG: BaseSQL {
             changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
             try leer(resultado)
         }
-        if let nombre = preparadas[sql], comienzo.isEmpty {
+        let preparada = preparadas[sql]
+        if let nombre = preparada, comienzo.isEmpty {
             try withArrayOfOptionalCStrings(textos) { punteros in
                 try enviar(sql) {
                     api.send_query_prepared(
@@ -227,12 +228,11 @@ public final class ConexionPG: BaseSQL {
         }
         // A transaction's opening and a statement's first PREPARE travel in one pipeline with
         // the statement: one round trip where there were up to three.
-        let nombre = preparadas[sql] ?? "m\(preparadas.count)"
-        let preparar = preparadas[sql] == nil
+        let nombre = preparada ?? "m\(preparadas.count)"
+        let preparar = preparada == nil
         let apertura = comienzo
         comienzo = []
-        guard !rota else { throw ErrorPG(estado: "08003", mensaje: "la conexión ya se cortó") }
-        guard api.enter_pipeline(conexion) == 1 else { throw errorDeConexion(sql) }
+        try enviar(sql) { api.enter_pipeline(conexion) }
         var enviado = true
         for sentencia in apertura where enviado {
             enviado = api.send_query_params(conexion, sentencia, 0, nil, nil, nil, nil, 0) == 1
