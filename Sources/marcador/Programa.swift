@@ -29,9 +29,7 @@ enum Programa {
             ruta = leida.nombres
             let globales = leida.globales
             Ayuda.version = version
-            guard let comando = leida.comando as? any Comando else {
-                preconditionFailure("every command of the tree runs")
-            }
+            let comando = leida.comando
             if globales.version {
                 terminal.linea("marcador \(version)")
                 codigo = .ok

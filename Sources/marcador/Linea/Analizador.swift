@@ -4,10 +4,10 @@ import Aplicacion
 @MainActor
 struct LineaLeida {
     /// From the root to the command to run.
-    var ruta: [any ComandoDeclarado]
+    var ruta: [any Comando]
     var globales: OpcionesGlobales
 
-    var comando: any ComandoDeclarado { ruta.last! }
+    var comando: any Comando { ruta.last! }
     var nombres: [String] { ruta.dropFirst().map { type(of: $0).configuracion.nombre } }
 }
 
@@ -19,13 +19,12 @@ struct LineaLeida {
 /// after a subcommand. `--` ends the options.
 @MainActor
 enum Analizador {
-    static func analizar(_ linea: [String], raiz: any ComandoDeclarado.Type) throws(FalloDeLinea)
+    static func analizar(_ linea: [String], raiz: any Comando.Type) throws(FalloDeLinea)
         -> LineaLeida
     {
-        let globales = OpcionesGlobales()
-        let declaracionesGlobales = declaraciones(de: globales)
+        let (globales, declaracionesGlobales) = Recogida.declarado { OpcionesGlobales() }
         // First pass: the command path, so the options of every command on it are known.
-        var ruta: [any ComandoDeclarado] = [raiz.init()]
+        var ruta: [ComandoEnRuta] = [ComandoEnRuta(raiz)]
         var indicesDeComandos: Set<Int> = []
         var indice = 0
         var soloPosicionales = false
@@ -47,16 +46,16 @@ enum Analizador {
                 continue
             }
             guard !hayPosicional else { continue }
-            let actual = type(of: ruta.last!)
+            let actual = type(of: ruta.last!.comando)
             if let sub = actual.configuracion.subcomandos.first(where: {
                 $0.configuracion.nombre == token || $0.configuracion.alias.contains(token)
             }) {
-                ruta.append(sub.init())
+                ruta.append(ComandoEnRuta(sub))
                 indicesDeComandos.insert(indice)
                 continue
             }
             if !actual.configuracion.subcomandos.isEmpty
-                && declaraciones(de: ruta.last!).allSatisfy({
+                && ruta.last!.declaraciones.allSatisfy({
                     !isArgumento($0.especificacion)
                 })
             {
@@ -76,7 +75,7 @@ enum Analizador {
             }
             hayPosicional = true
         }
-        let leida = LineaLeida(ruta: ruta, globales: globales)
+        let leida = LineaLeida(ruta: ruta.map(\.comando), globales: globales)
         // `--help` wins over any other mistake on the line: the user is asking how.
         if linea.contains("--help") || linea.contains("-h") {
             try? asignar(linea, indicesDeComandos, ruta, declaracionesGlobales)
@@ -96,11 +95,10 @@ enum Analizador {
 
     /// Second pass: every option to its declaration, every positional to the leaf's arguments.
     private static func asignar(
-        _ linea: [String], _ indicesDeComandos: Set<Int>, _ ruta: [any ComandoDeclarado],
+        _ linea: [String], _ indicesDeComandos: Set<Int>, _ ruta: [ComandoEnRuta],
         _ globales: [any Declaracion]
     ) throws {
-        let hoja = ruta.last!
-        let argumentos = declaraciones(de: hoja).filter { isArgumento($0.especificacion) }
+        let argumentos = ruta.last!.declaraciones.filter { isArgumento($0.especificacion) }
         var posicionales: [String] = []
         var indice = 0
         var soloPosicionales = false
@@ -123,11 +121,11 @@ enum Analizador {
                 valorEnLinea = String(token[token.index(after: igual)...])
             }
             guard let declaracion = buscar(nombre, en: ruta, globales: globales) else {
-                let validas = (ruta.reversed().flatMap { declaraciones(de: $0) } + globales)
+                let validas = (ruta.reversed().flatMap(\.declaraciones) + globales)
                     .filter { !$0.especificacion.oculta && !isArgumento($0.especificacion) }
                     .map(\.especificacion.nombre)
                 var mensaje = "Opción desconocida \(citado(nombre))"
-                let donde = ruta.dropFirst().map { type(of: $0).configuracion.nombre }
+                let donde = rutaDeNombres(ruta)
                 if !donde.isEmpty { mensaje += " para «\(donde.joined(separator: " "))»" }
                 mensaje += "."
                 if let parecida = Sugerencia.parecida(nombre, entre: validas) {
@@ -184,12 +182,12 @@ enum Analizador {
 
     /// The declaration of option `nombre`, from the leaf up, then the globals.
     private static func buscar(
-        _ token: String, en ruta: [any ComandoDeclarado], globales: [any Declaracion]
+        _ token: String, en ruta: [ComandoEnRuta], globales: [any Declaracion]
     ) -> (any Declaracion)? {
         let nombre =
             token.hasPrefix("--") ? String(token.prefix { $0 != "=" }) : token
         for comando in ruta.reversed() {
-            if let declaracion = declaraciones(de: comando).first(where: {
+            if let declaracion = comando.declaraciones.first(where: {
                 !isArgumento($0.especificacion) && $0.especificacion.nombres.contains(nombre)
             }) {
                 return declaracion
@@ -198,8 +196,19 @@ enum Analizador {
         return globales.first { $0.especificacion.nombres.contains(nombre) }
     }
 
-    static func rutaDeNombres(_ ruta: [any ComandoDeclarado]) -> [String] {
-        ruta.dropFirst().map { type(of: $0).configuracion.nombre }
+    private static func rutaDeNombres(_ ruta: [ComandoEnRuta]) -> [String] {
+        ruta.dropFirst().map { type(of: $0.comando).configuracion.nombre }
+    }
+}
+
+/// A command on the line's path, made, with the declarations it made.
+@MainActor
+private struct ComandoEnRuta {
+    let comando: any Comando
+    let declaraciones: [any Declaracion]
+
+    init(_ tipo: any Comando.Type) {
+        (comando, declaraciones) = Recogida.declarado { tipo.init() }
     }
 }
 

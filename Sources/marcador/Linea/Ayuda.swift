@@ -10,8 +10,7 @@ enum Ayuda {
     static func de(_ ruta: [any ComandoDeclarado.Type]) -> String {
         let tipo = ruta.last!
         let configuracion = tipo.configuracion
-        let comando = tipo.init()
-        let propias = declaraciones(de: comando).map(\.especificacion).filter { !$0.oculta }
+        let propias = declaraciones(de: tipo).map(\.especificacion).filter { !$0.oculta }
         let argumentos = propias.filter { !$0.esOpcion }
         let opciones = propias.filter(\.esOpcion)
         let subcomandos = configuracion.subcomandos.filter { !$0.configuracion.oculto }
@@ -33,7 +32,7 @@ enum Ayuda {
         if let detalles = configuracion.detalles {
             texto += "\n" + parrafos(detalles)
         }
-        let globales = declaraciones(de: OpcionesGlobales()).map(\.especificacion)
+        let globales = OpcionesGlobales.declaraciones.map(\.especificacion)
         texto += "\nOpciones globales (valen con cualquier comando):\n"
         texto += lista(globales.map { ($0.firma, $0.ayuda) })
         if !subcomandos.isEmpty {
@@ -60,7 +59,7 @@ enum Ayuda {
     static func uso(_ ruta: [any ComandoDeclarado.Type]) -> String {
         let tipo = ruta.last!
         var partes = ["marcador"] + ruta.dropFirst().map { $0.configuracion.nombre }
-        let propias = declaraciones(de: tipo.init()).map(\.especificacion).filter { !$0.oculta }
+        let propias = declaraciones(de: tipo).map(\.especificacion).filter { !$0.oculta }
         for especificacion in propias {
             switch especificacion.clase {
             case .argumento(let opcional):

@@ -9,7 +9,9 @@ struct ConfiguracionDeComando {
     var resumen: String
     /// More help shown under the usage (accepted values, what happens).
     var detalles: String?
-    var subcomandos: [any ComandoDeclarado.Type] = []
+    /// Commands that run (`Comando`), so the parsed leaf runs as it is: casting it to the
+    /// protocol at run time would scan every conformance record in the binary first.
+    var subcomandos: [any Comando.Type] = []
     /// Works but is not listed (internal generators).
     var oculto = false
 }

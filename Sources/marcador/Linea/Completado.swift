@@ -24,8 +24,8 @@ enum Completado {
     private static func recorrer(
         _ tipo: any ComandoDeclarado.Type, _ ruta: [String], _ resultado: inout [Nodo]
     ) {
-        let globales = declaraciones(de: OpcionesGlobales()).map(\.especificacion)
-        let propias = declaraciones(de: tipo.init()).map(\.especificacion).filter { !$0.oculta }
+        let globales = OpcionesGlobales.declaraciones.map(\.especificacion)
+        let propias = declaraciones(de: tipo).map(\.especificacion).filter { !$0.oculta }
         let opciones = (propias + globales).filter(\.esOpcion)
         var conValor: [String: [String]?] = [:]
         for especificacion in opciones where especificacion.tomaValor {

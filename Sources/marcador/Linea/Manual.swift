@@ -18,7 +18,7 @@ enum Manual {
             .SH OPCIONES GLOBALES
 
             """
-        for especificacion in declaraciones(de: OpcionesGlobales()).map(\.especificacion) {
+        for especificacion in OpcionesGlobales.declaraciones.map(\.especificacion) {
             texto += ".TP\n.B \(escapar(especificacion.firma))\n\(escapar(especificacion.ayuda))\n"
         }
         texto += ".SH COMANDOS\n"
@@ -56,7 +56,7 @@ enum Manual {
             let camino = ruta + [sub]
             texto += ".TP\n.B \(escapar(Ayuda.uso(camino)))\n"
             texto += escapar(sub.configuracion.resumen) + "\n"
-            let propias = declaraciones(de: sub.init()).map(\.especificacion).filter {
+            let propias = declaraciones(de: sub).map(\.especificacion).filter {
                 !$0.oculta
             }
             if !propias.isEmpty {
