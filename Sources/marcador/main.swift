@@ -1,5 +1,4 @@
 import Aplicacion
-import FoundationEssentials
 import Sistema
 
 #if canImport(Glibc)
@@ -19,5 +18,5 @@ FalloDelBus.salirCon(
         + "intacto (un partido a medias sigue con «jugar N --reanudar»).\n")
 
 let codigo = await Programa.ejecutar(
-    Array(CommandLine.arguments.dropFirst()), entorno: ProcessInfo.processInfo.environment)
+    Array(CommandLine.arguments.dropFirst()), entorno: Entorno.actual())
 exit(codigo.rawValue)
