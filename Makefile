@@ -23,8 +23,14 @@ build: deps
 	$(SWIFT) build
 
 # Release builds link the Swift runtime statically: faster start (no dynamic loading of the
-# runtime) and no dependency on where the toolchain is installed.
-RELEASE = $(SWIFT) build -c release --static-swift-stdlib
+# runtime) and no dependency on where the toolchain is installed. Two flags keep start-up
+# near the smallest Swift program (docs/bench.md): the static runtime's --export-dynamic
+# would put every public symbol of the modules in the dynamic table, which the runtime's
+# dladdr at start walks one by one; and metadata of a generic type over concrete types
+# (`[String: String]`, `Opcion<String>`) is made by a direct call, not by demangling its
+# name, which also looks each conformance up in a scan of every conformance record.
+RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 release: deps
 	$(RELEASE)
 

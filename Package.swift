@@ -1,6 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Debian's libsqlite3.so is linked with BIND_NOW: loading it resolves its 1,600 symbol
+// relocations before `main`, a tenth of `marcador --version`. Its static archive (same
+// package, same version) costs nothing until a statement runs, and drops what is unused.
+let sqliteEstatico: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "-l:libsqlite3.a"]), .linkedLibrary("m"),
+]
+
 let package = Package(
     name: "marcador",
     platforms: [.macOS(.v15)],
@@ -9,9 +16,9 @@ let package = Package(
     ],
     targets: [
         // SQLite comes from the system (Debian's libsqlite3-dev): no package can be fetched here.
+        // Its static archive is linked (`sqliteEstatico`), not the shared library.
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // libcurl for webhooks and attachments (https included): the header from Debian's
@@ -50,6 +57,7 @@ let package = Package(
         .target(
             name: "Almacen",
             dependencies: ["CSQLite", "AlmacenSQL", "Persistencia", "Torneo", "Sistema"],
+            linkerSettings: sqliteEstatico,
             plugins: ["Incrustar"]
         ),
         // The same repositories on PostgreSQL (DESIGN §12): connection, migrations, LISTEN.
@@ -91,7 +99,7 @@ let package = Package(
         // Baselines in C for `make bench`: marcador's exact statements, each prepared once.
         .target(
             name: "CBaseDeBanco",
-            linkerSettings: [.linkedLibrary("sqlite3")]
+            linkerSettings: sqliteEstatico
         ),
         // `make bench`: figures against baselines measured in the same run (never in swift test).
         .executableTarget(

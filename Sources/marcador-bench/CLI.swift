@@ -128,7 +128,7 @@ func medirMemoria() async throws {
     var jugar: [Double] = []
     var vacio: [Double] = []
     var sqlite: [Double] = []
-    for _ in 0..<3 {
+    for _ in 0..<10 {
         jugar.append(
             Double(memoriaPico(binario, ["--db", ruta, "jugar", "1", "--ms-por-minuto", "0"]))
                 / 1024)
