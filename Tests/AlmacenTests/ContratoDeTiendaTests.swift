@@ -626,4 +626,31 @@ struct TuberiaPostgreSQLTests {
             #expect(try sesion() == inicial)
         }
     }
+    /// A short-lived process runs each statement a few times: planning it for its parameters
+    /// each time (PostgreSQL's default for the first five runs) was half the server's time.
+    @Test func cadaSentenciaSePlaneaUnaVezEnLaConexion() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        try await fueraDelPool {
+            let cola = try AlmacenPG.abrir(url: url)
+            try cola.write { db in
+                try db.executeScript("CREATE TABLE t (n bigint PRIMARY KEY, dato text)")
+                for n in 1...3 { try db.execute("INSERT INTO t (n, dato) VALUES (?, ?)", n, "x") }
+            }
+            for n in 1...3 {
+                _ = try cola.read { try $0.scalarInt("SELECT count(*) FROM t WHERE n >= ?", n) }
+            }
+            let planes = try cola.read { db in
+                try db.rows(
+                    "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                        + "WHERE statement IN ('INSERT INTO t (n, dato) VALUES ($1, $2)', "
+                        + "'SELECT count(*) FROM t WHERE n >= $1')"
+                ) { ($0.int(0), $0.int(1)) }
+            }
+            // Three runs each, every one on the one generic plan (none planned for its values).
+            #expect(planes.count == 2)
+            for (genericos, aMedida) in planes {
+                #expect(genericos == 3 && aMedida == 0, "\(planes)")
+            }
+        }
+    }
 }
