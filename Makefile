@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Arguments for `make run`: the main job plays partido 1 on the default database.
 ARGS ?= jugar 1
 
-.PHONY: all deps build release run test lint format clean bench bench-postgresql esquema torture fuzz install uninstall
+.PHONY: all deps build release run test lint format clean bench bench-postgresql esquema orden torture fuzz install uninstall
 
 all: build
 
@@ -29,8 +29,13 @@ build: deps
 # dladdr at start walks one by one; and metadata of a generic type over concrete types
 # (`[String: String]`, `Opcion<String>`) is made by a direct call, not by demangling its
 # name, which also looks each conformance up in a scan of every conformance record.
-RELEASE = $(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
-	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+# The functions start-up and the common commands run are laid out together, in the order of
+# bench/orden-de-funciones.txt (`make orden` writes it again from a profile; see bench/orden.sh).
+# SwiftPM does not watch that file: a binary older than it is linked again.
+RELEASE = { [ .build/release/marcador -nt bench/orden-de-funciones.txt ] \
+	|| rm -f .build/release/marcador; } && $(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+	-Xlinker --section-ordering-file=$(CURDIR)/bench/orden-de-funciones.txt
 release: deps
 	$(RELEASE)
 
@@ -81,6 +86,12 @@ bench: deps
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); $$SUDO apt-get install -y -qq sqlite3 time; }
 	$(RELEASE)
 	.build/release/marcador-bench --salida bench/results.json
+
+# bench/orden-de-funciones.txt from callgrind profiles of start-up and the common commands.
+orden: release
+	@command -v valgrind >/dev/null || { SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get install -y -qq valgrind; }
+	bench/orden.sh
 
 # migrations/esquema.sql: the schema the SQLite migrations build, in one script that a new
 # database runs instead of replaying them. Regenerate after adding a migration (a test fails
