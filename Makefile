@@ -88,10 +88,11 @@ bench: deps
 	.build/release/marcador-bench --salida bench/results.json
 
 # bench/orden-de-funciones.txt from callgrind profiles of start-up and the common commands.
-orden: release
+orden: deps
 	@command -v valgrind >/dev/null || { SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 		$$SUDO apt-get install -y -qq valgrind; }
-	bench/orden.sh
+	$(RELEASE) --product marcador -Xlinker -Map=$(CURDIR)/.build/orden-mapa.txt
+	bench/orden.sh .build/orden-mapa.txt
 
 # migrations/esquema.sql: the schema the SQLite migrations build, in one script that a new
 # database runs instead of replaying them. Regenerate after adding a migration (a test fails
