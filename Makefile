@@ -23,18 +23,20 @@ build: deps
 	$(SWIFT) build
 
 # Release builds link the Swift runtime statically: faster start (no dynamic loading of the
-# runtime) and no dependency on where the toolchain is installed. Two flags keep start-up
-# near the smallest Swift program (docs/bench.md): the static runtime's --export-dynamic
-# would put every public symbol of the modules in the dynamic table, which the runtime's
-# dladdr at start walks one by one; and metadata of a generic type over concrete types
-# (`[String: String]`, `Opcion<String>`) is made by a direct call, not by demangling its
-# name, which also looks each conformance up in a scan of every conformance record.
-# The functions start-up and the common commands run are laid out together, in the order of
-# bench/orden-de-funciones.txt (`make orden` writes it again from a profile; see bench/orden.sh).
-# SwiftPM does not watch that file: a binary older than it is linked again.
+# runtime) and no dependency on where the toolchain is installed. The other flags keep start-up
+# and memory near the smallest Swift program (docs/bench.md):
+# - no --export-dynamic (the static runtime's): it put every public symbol of the modules in
+#   the dynamic table, which the runtime's dladdr at start walks one by one;
+# - metadata of a generic type over concrete types (`[String: String]`, `Opcion<String>`) made
+#   by a direct call, not by demangling its name and scanning every conformance record;
+# - every function in a section of its own (Swift gives one only to public functions), so the
+#   unused ones are dropped and the ones start-up and the common commands run are laid out
+#   together, in the order of bench/orden-de-funciones.txt (`make orden` profiles them again:
+#   bench/orden.sh). SwiftPM does not watch that file: a binary older than it is linked again.
 RELEASE = { [ .build/release/marcador -nt bench/orden-de-funciones.txt ] \
 	|| rm -f .build/release/marcador; } && $(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --section-ordering-file=$(CURDIR)/bench/orden-de-funciones.txt
 release: deps
 	$(RELEASE)
