@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # `make orden`: the code marcador runs when it starts and does its common jobs, as the linker's
 # section ordering file (bench/orden-de-funciones.txt): the input sections holding the functions
-# that callgrind saw run, start-up's first. Argument: the linker map of the profiled binary,
-# which says which section holds each function (the runtime's `swift_retain` is in
-# `.text.__swift_retain_`).
-# The release build lays those functions out together, so starting touches a few pages of
-# code instead of one here and one there across 11 MiB: fewer page faults, less resident
-# memory. A function renamed since is simply not placed; nothing breaks. Needs valgrind.
+# callgrind saw run, start-up's first. Gold lays them out together (after the rest), so the
+# kernel's fault-around, which maps 64 KiB around every page faulted in, maps code that runs
+# instead of code that never does: less resident memory. Argument: the linker map of the
+# profiled binary, which says which section holds each function (not always one named after
+# it). A function renamed since is simply not placed; nothing breaks. Needs valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "falta valgrind (Debian: valgrind)" >&2; exit 69; }
@@ -57,7 +56,10 @@ for linea in open(f"{carpeta}/simbolos"):
         direccion.setdefault(partes[2], int(partes[0], 16))
 vistas = set()
 corridas = set()
+# Each profile's new sections, sorted by name: the file does not change with the layout of
+# the binary profiled, only with the code (start-up's profile comes first).
 for i in range(1, n + 1):
+    nuevas = set()
     for linea in open(f"{carpeta}/perfil.{i}", encoding="utf-8", errors="replace"):
         # callgrind names a function the first time as `fn=(id) name`, later by its id only.
         m = re.match(r"^c?fn=\(\d+\) (\S+)$", linea.rstrip("\n"))
@@ -67,8 +69,10 @@ for i in range(1, n + 1):
         corridas.add(a)
         k = bisect.bisect_right(inicios, a) - 1
         if k >= 0 and a < secciones[k][0] + secciones[k][1] and secciones[k][2] not in vistas:
-            vistas.add(secciones[k][2])
-            print(secciones[k][2])
+            nuevas.add(secciones[k][2])
+    vistas |= nuevas
+    for seccion in sorted(nuevas):
+        print(seccion)
 print(f"{len(corridas)} funciones corridas, en {len(vistas)} secciones con nombre propio",
     file=sys.stderr)
 PY
