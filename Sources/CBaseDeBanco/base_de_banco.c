@@ -257,11 +257,10 @@ int marcador_base_partido(
                 }
             }
         }
-        // As the engine: «último aviso» written at the first minute and then when it changes,
-        // every 15 minutes (so the schema's trigger fires 6 times a match, as for marcador).
-        if (minuto == 1 || minuto % 15 == 0) {
-            if (minuto % 15 == 0)
-                snprintf(ultimo, sizeof ultimo, "minuto %d con %d-%d", minuto, local, visitante);
+        // As the engine: «último aviso» written only when it changes, every 15 minutes (so the
+        // schema's trigger fires 6 times a match, as for marcador).
+        if (minuto % 15 == 0) {
+            snprintf(ultimo, sizeof ultimo, "minuto %d con %d-%d", minuto, local, visitante);
             s = base->s[ULTIMO_AVISO]; i = 1; T(ultimo); I(ejecucion);
             if ((codigo = correr(s))) return codigo;
         }
