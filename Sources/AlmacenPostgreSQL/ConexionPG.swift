@@ -63,7 +63,7 @@ public final class ConexionPG: BaseSQL {
     let plazo: Double
     /// The URL's password, scrubbed from every message libpq writes.
     private let contrasena: String?
-    private var preparadas: [String: String] = [:]
+    private var preparadas: [StatementKey: String] = [:]
     /// A transaction's opening (`BEGIN`, its lock), held back to travel with the
     /// transaction's first statement instead of costing a round trip of its own.
     private var comienzo: [String] = []
@@ -195,17 +195,13 @@ public final class ConexionPG: BaseSQL {
         }
     }
 
-    /// Column names to positions, once per result (the server folds unquoted names to
+    /// A result's column names, read once per result (the server folds unquoted names to
     /// lower case, as the repositories write them).
-    static func columnas(_ api: marcador_pq_api, _ resultado: OpaquePointer) -> [String: Int] {
-        var columnas: [String: Int] = [:]
-        for i in 0..<api.nfields(resultado) {
-            if let nombre = api.fname(resultado, i) {
-                let texto = String(cString: nombre)
-                if columnas[texto] == nil { columnas[texto] = Int(i) }
-            }
-        }
-        return columnas
+    static func columnas(_ api: marcador_pq_api, _ resultado: OpaquePointer) -> ColumnNames {
+        ColumnNames(
+            (0..<api.nfields(resultado)).map { i in
+                api.fname(resultado, i).map { String(cString: $0) }
+            })
     }
 
     /// Whether a transaction is open (and usable).
@@ -221,7 +217,7 @@ public final class ConexionPG: BaseSQL {
             changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
             try leer(resultado)
         }
-        let preparada = preparadas[sql]
+        let preparada = preparadas[StatementKey(sql)]
         if let nombre = preparada, comienzo.isEmpty {
             try withArrayOfOptionalCStrings(textos) { punteros in
                 try enviar(sql) {
@@ -264,7 +260,7 @@ public final class ConexionPG: BaseSQL {
                 try resultadoFinal(resultado)
             } else if preparar && peticion == ultima - 1 {
                 // Prepared on the server: named so, even if its first execution fails.
-                preparadas[sql] = nombre
+                preparadas[StatementKey(sql)] = nombre
             }
         }
     }
@@ -408,9 +404,9 @@ public struct FilaPG: FilaSQL {
     let api: marcador_pq_api
     let resultado: OpaquePointer
     let fila: Int32
-    let columnas: [String: Int]
+    let columnas: ColumnNames
 
-    public func posicion(de nombre: String) -> Int? { columnas[nombre] }
+    public func posicion(de nombre: String) -> Int? { columnas.posicion(de: nombre) }
 
     public func isNull(_ i: Int) -> Bool { api.getisnull(resultado, fila, Int32(i)) == 1 }
 

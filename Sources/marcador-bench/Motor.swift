@@ -126,17 +126,20 @@ func medirReloj() async throws {
             base: "ideal: 0 ms de exceso"))
 }
 
-/// For profiling one side at a time (`--solo motor-swift`, `--solo motor-c`): 2,000 matches.
+/// For profiling one side at a time (`--solo motor-swift`, `--solo motor-c`): 2,000 matches,
+/// or `MARCADOR_BENCH_PARTIDOS` of them (a few hundred keep a callgrind run short).
 @MainActor
 func perfilarMotor(enC: Bool) async throws {
+    let veces =
+        ProcessInfo.processInfo.environment["MARCADOR_BENCH_PARTIDOS"].flatMap { Int($0) } ?? 2000
     let (ruta, queue) = try nuevaBase("perfil")
     let partido = try PartidosSQLite(queue).partido(id: 1)!
     let guion = BaseEnC.Guion(partido)
     let c = BaseEnC(ruta)
     let t = try await cronometrar {
-        for _ in 0..<2000 {
+        for _ in 0..<veces {
             if enC { c.partido(1, guion) } else { try await partidoConMotor(queue, partido) }
         }
     }
-    informar("\(enC ? "C" : "Swift"): \(t / 2000 * 1000) ms por partido")
+    informar("\(enC ? "C" : "Swift"): \(t / Double(veces) * 1000) ms por partido")
 }

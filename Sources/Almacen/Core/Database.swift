@@ -15,7 +15,7 @@ public final class Database: BaseSQL {
     let handle: OpaquePointer
     /// The file this connection opened (`:memory:` for an in-memory database).
     public let path: String
-    private var statements: [String: Statement] = [:]
+    private var statements: [StatementKey: Statement] = [:]
     private var transactionDepth = 0
 
     /// Opens (and creates, unless `readOnly`) the database at `path`.
@@ -106,9 +106,10 @@ public final class Database: BaseSQL {
 
     /// A cached prepared statement for `sql` (prepared once per connection).
     public func statement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let cached = statements[sql] { return cached }
+        let key = StatementKey(sql)
+        if let cached = statements[key] { return cached }
         let statement = try Statement(database: self, sql: sql)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 
@@ -181,6 +182,13 @@ public final class Database: BaseSQL {
     public func row<T>(
         _ sql: String, _ arguments: any DatabaseValueConvertible...,
         map: (Row) throws -> T
+    ) throws -> T? {
+        try row(sql, arguments: arguments, map: map)
+    }
+
+    /// The first row of a query whose arguments were gathered in an array: one step, no list.
+    public func row<T>(
+        _ sql: String, arguments: [any DatabaseValueConvertible], map: (Row) throws -> T
     ) throws -> T? {
         let statement = try statement(sql)
         try statement.bind(arguments)

@@ -23,28 +23,24 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Column names to positions, read once from the prepared statement (they never change).
-    private lazy var posiciones: [String: Int] = {
-        var posiciones: [String: Int] = [:]
-        for i in 0..<Int(sqlite3_column_count(handle)) {
-            if let nombre = sqlite3_column_name(handle, Int32(i)) {
-                let texto = String(cString: nombre)
-                if posiciones[texto] == nil { posiciones[texto] = i }
-            }
-        }
-        return posiciones
-    }()
+    /// The result columns' names, read once from the prepared statement (they never change).
+    private lazy var columnas = ColumnNames(
+        (0..<sqlite3_column_count(handle)).map { i in
+            sqlite3_column_name(handle, i).map { String(cString: $0) }
+        })
 
     /// The position of the result column named `nombre` (as written after `AS`, or the column's
     /// own name), `nil` when there is none.
-    func posicion(de nombre: String) -> Int? { posiciones[nombre] }
+    func posicion(de nombre: String) -> Int? { columnas.posicion(de: nombre) }
 
-    /// Resets the statement and binds `arguments` to its parameters, in order.
+    /// Binds `arguments` to the statement's parameters, in order.
     ///
     /// See https://www.sqlite.org/c3ref/bind_blob.html
     func bind(_ arguments: [any DatabaseValueConvertible]) throws(SQLiteError) {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        // Every use ends in a reset (the callers' `defer`) and binds every parameter below, so
+        // neither a second reset nor clearing the old values is needed (issue 25: both ran
+        // before every statement); a statement somehow left running is still reset.
+        if sqlite3_stmt_busy(handle) != 0 { sqlite3_reset(handle) }
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == arguments.count else {
             preconditionFailure("\(sql) expects \(expected) arguments, got \(arguments.count)")
@@ -57,7 +53,17 @@ public final class Statement {
             case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
             case .real(let value): code = sqlite3_bind_double(handle, index, value)
             case .text(let value):
-                code = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+                // From the string's own bytes with their length: passed as a C string, each
+                // text was first copied into a new NUL-terminated array.
+                code =
+                    value.utf8.withContiguousStorageIfAvailable { bytes in
+                        // Never a null pointer, which SQLite would bind as NULL, not as ''.
+                        let inicio = bytes.baseAddress ?? textoVacio.utf8Start
+                        return sqlite3_bind_text64(
+                            handle, index,
+                            UnsafeRawPointer(inicio).assumingMemoryBound(to: CChar.self),
+                            sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+                    } ?? sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
             case .blob(let value):
                 code = value.withUnsafeBytes { bytes in
                     sqlite3_bind_blob64(
@@ -81,6 +87,8 @@ public final class Statement {
         }
     }
 }
+
+private let textoVacio: StaticString = ""
 
 /// `sqliteTransient` is a macro casting -1 to a destructor; Swift cannot import it directly.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

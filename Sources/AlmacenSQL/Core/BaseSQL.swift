@@ -27,6 +27,11 @@ public protocol BaseSQL: AnyObject {
         _ sql: String, arguments: [any DatabaseValueConvertible], body: (Fila) throws -> Void
     ) throws
 
+    /// The first row of a query, mapped, or `nil` when there is none.
+    func row<T>(
+        _ sql: String, arguments: [any DatabaseValueConvertible], map: (Fila) throws -> T
+    ) throws -> T?
+
     /// Rows the last `execute` inserted, updated or deleted.
     var changes: Int { get }
 }
@@ -44,23 +49,30 @@ extension BaseSQL {
         try forEachRow(sql, arguments: arguments, body: body)
     }
 
+    /// Where the store has no shortcut: all the rows, the first one kept.
+    public func row<T>(
+        _ sql: String, arguments: [any DatabaseValueConvertible], map: (Fila) throws -> T
+    ) throws -> T? {
+        try rows(sql, arguments: arguments, map: map).first
+    }
+
     /// The first row of a query, mapped, or `nil` when there is none.
     public func row<T>(
         _ sql: String, _ arguments: any DatabaseValueConvertible..., map: (Fila) throws -> T
     ) throws -> T? {
-        try rows(sql, arguments: arguments, map: map).first
+        try row(sql, arguments: arguments, map: map)
     }
 
     public func scalarInt(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws
         -> Int?
     {
-        try rows(sql, arguments: arguments) { $0.optionalInt(0) }.first ?? nil
+        try row(sql, arguments: arguments) { $0.optionalInt(0) } ?? nil
     }
 
     public func scalarString(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws
         -> String?
     {
-        try rows(sql, arguments: arguments) { $0.optionalString(0) }.first ?? nil
+        try row(sql, arguments: arguments) { $0.optionalString(0) } ?? nil
     }
 }
 

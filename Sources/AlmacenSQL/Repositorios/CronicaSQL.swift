@@ -155,12 +155,7 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
         _ db: borrowing Cola.Base, _ minuto: Int, _ goles: Marcador, _ id: Int, _ dueno: String
     ) throws -> Marcador? {
         try db.row(
-            """
-            UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
-                latido = \(db.dialecto.ahora)
-            WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
-            RETURNING mano_local, mano_visitante
-            """, minuto, goles.local, goles.visitante, id, dueno,
+            sqlDelMinuto[db.dialecto], minuto, goles.local, goles.visitante, id, dueno,
             map: { Marcador(local: $0.int("mano_local"), visitante: $0.int("mano_visitante")) })
     }
 
@@ -217,4 +212,14 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
             Marcador(local: $0.int("mano_local"), visitante: $0.int("mano_visitante"))
         } ?? .cero
     }
+}
+
+/// The minute's fenced UPDATE (`CronicaSQL.minuto`), run every minute of every match.
+private let sqlDelMinuto = TextoPorDialecto { dialecto in
+    """
+    UPDATE ejecucion SET minuto = ?, goles_local = ?, goles_visitante = ?,
+        latido = \(dialecto.ahora)
+    WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL
+    RETURNING mano_local, mano_visitante
+    """
 }
