@@ -46,7 +46,9 @@ static const char *const reclamar =
     " SELECT a.partido_id, a.identificador, a.titulo, a.cuerpo, a.minuto, a.anadido, a.jugador,"
     " a.equipo, a.marcador_local, a.marcador_visitante, a.adjunto, a.creado, a.ejecucion_id,"
     " a.tipo, a.id, a.seguimiento_id, r.intentos"
-    " FROM arrendada r JOIN aviso a ON a.id = r.aviso_id ORDER BY a.id";
+    " FROM arrendada r"
+    " CROSS JOIN LATERAL (SELECT * FROM aviso WHERE aviso.id = r.aviso_id OFFSET 0) a"
+    " ORDER BY a.id";
 
 static const char *const marcar =
     "UPDATE entrega SET estado = 'entregada', entregada_en = $1, ultimo_error = NULL,"
