@@ -110,10 +110,13 @@ public final class ConexionPG: BaseSQL {
         // only then given the generic plan it keeps: in a short-lived process (`jugar`) that
         // was half the server's time (an outbox claim is 0.5 ms to plan). marcador's statements
         // are written so their generic plans are good (docs/postgresql.md): each is planned
-        // once per connection.
+        // once per connection. A generic plan's cost is an estimate for any value, and the
+        // outbox's "anything left?" check estimated past `jit_above_cost`: compiling it took
+        // 550 of its 700 ms at the end of every drain (issue 25). Short statements never gain
+        // from JIT, so it is off.
         try executeScript(
             "SET client_min_messages = warning; SET idle_in_transaction_session_timeout = '10s'; "
-                + "SET plan_cache_mode = force_generic_plan")
+                + "SET plan_cache_mode = force_generic_plan; SET jit = off")
     }
 
     deinit { api.finish(conexion) }

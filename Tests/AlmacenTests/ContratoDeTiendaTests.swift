@@ -653,4 +653,21 @@ struct TuberiaPostgreSQLTests {
             }
         }
     }
+
+    /// A generic plan's cost is a guess for any value; the outbox's check guessed past
+    /// `jit_above_cost` and compiling it took most of its 700 ms. No statement is compiled.
+    @Test func ningunaSentenciaSeCompilaConJIT() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        try await fueraDelPool {
+            let cola = try AlmacenPG.abrir(url: url)
+            let plan = try cola.read { db in
+                try db.rows(
+                    "EXPLAIN SELECT sum(a.n * b.n) FROM generate_series(1, 3000) AS a(n), "
+                        + "generate_series(1, 3000) AS b(n)"
+                ) { $0.string(0) }
+            }
+            #expect(plan.contains { $0.contains("generate_series") }, "\(plan)")
+            #expect(!plan.contains { $0.hasPrefix("JIT") }, "\(plan)")
+        }
+    }
 }
