@@ -220,7 +220,8 @@ public final class ConexionPG: BaseSQL {
             changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
             try leer(resultado)
         }
-        let preparada = preparadas[StatementKey(sql)]
+        let clave = StatementKey(sql)
+        let preparada = preparadas[clave]
         if let nombre = preparada, comienzo.isEmpty {
             try withArrayOfOptionalCStrings(textos) { punteros in
                 try enviar(sql) {
@@ -263,7 +264,7 @@ public final class ConexionPG: BaseSQL {
                 try resultadoFinal(resultado)
             } else if preparar && peticion == ultima - 1 {
                 // Prepared on the server: named so, even if its first execution fails.
-                preparadas[StatementKey(sql)] = nombre
+                preparadas[clave] = nombre
             }
         }
     }

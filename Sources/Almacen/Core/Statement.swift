@@ -52,18 +52,16 @@ public final class Statement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let value): code = sqlite3_bind_int64(handle, index, value)
             case .real(let value): code = sqlite3_bind_double(handle, index, value)
-            case .text(let value):
+            case .text(var value):
                 // From the string's own bytes with their length: passed as a C string, each
                 // text was first copied into a new NUL-terminated array.
-                code =
-                    value.utf8.withContiguousStorageIfAvailable { bytes in
-                        // Never a null pointer, which SQLite would bind as NULL, not as ''.
-                        let inicio = bytes.baseAddress ?? textoVacio.utf8Start
-                        return sqlite3_bind_text64(
-                            handle, index,
-                            UnsafeRawPointer(inicio).assumingMemoryBound(to: CChar.self),
-                            sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-                    } ?? sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+                code = value.withUTF8 { bytes in
+                    // Never a null pointer, which SQLite would bind as NULL, not as ''.
+                    let inicio = bytes.baseAddress ?? textoVacio.utf8Start
+                    return sqlite3_bind_text64(
+                        handle, index, UnsafeRawPointer(inicio).assumingMemoryBound(to: CChar.self),
+                        sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+                }
             case .blob(let value):
                 code = value.withUnsafeBytes { bytes in
                     sqlite3_bind_blob64(
