@@ -43,7 +43,9 @@ let package = Package(
         // The one signal handler that must be C: SIGBUS from a mapped file that stopped working.
         .target(name: "CSenales"),
         // What the operating system says: process identity and liveness, wall time, output.
-        .target(name: "Sistema", dependencies: ["Torneo", "CSenales"]),
+        // glibc's allocator tuning (malloc.h), which the Glibc module does not bring.
+        .systemLibrary(name: "CMalloc"),
+        .target(name: "Sistema", dependencies: ["Torneo", "CSenales", "CMalloc"]),
         // The store interfaces every front end, use case and store speaks (DESIGN §13).
         .target(name: "Persistencia", dependencies: ["Torneo"]),
         // The repositories, written once in the SQL both stores speak, over a small connection

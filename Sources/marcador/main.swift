@@ -7,6 +7,8 @@ import Sistema
     import Darwin
 #endif
 
+// Before any thread starts (the store's lanes, the dispatchers, the concurrency pool).
+Memoria.unaSolaArena()
 // A closed pipe (`marcador registro | head`) must end output quietly, not kill us with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
 // SQLite's shared memory file stops working when its disk turns immutable or read-only: the

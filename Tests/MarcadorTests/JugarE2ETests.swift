@@ -192,6 +192,37 @@ struct JugarE2ETests {
         #expect(otraVez.error.contains("ya terminó"))
     }
 
+    /// glibc reserves 64 MiB of address space, aligned to 64 MiB, for every arena past the
+    /// main one; a playing match has the store's lanes, the dispatchers and the concurrency pool
+    /// allocating, and without `Memoria.unaSolaArena` each of them got one (8 seen).
+    @Test func unPartidoEnJuegoTieneUnaSolaArenaDeMemoria() async throws {
+        let escenario = Escenario()
+        let proceso = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "100")
+        #expect(await proceso.esperarTexto("minuto 15 con", enSalida: true))
+        let mapa = try String(contentsOfFile: "/proc/\(proceso.pid)/maps", encoding: .utf8)
+        proceso.senal(SIGINT)
+        #expect(await proceso.esperar().codigo == 130)
+        // Anonymous mappings: start, end. A secondary arena is a run of them (the part in use,
+        // then the part reserved) that starts on a 64 MiB boundary and spans exactly 64 MiB.
+        let anonimas: [(UInt, UInt)] = mapa.split(separator: "\n").compactMap { linea in
+            let campos = linea.split(separator: " ", omittingEmptySubsequences: true)
+            guard campos.count == 5 else { return nil }
+            let limites = campos[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
+            return limites.count == 2 ? (limites[0], limites[1]) : nil
+        }
+        let arena: UInt = 64 << 20
+        var arenas = 0
+        for (i, (inicio, fin)) in anonimas.enumerated() where inicio % arena == 0 {
+            var final = fin
+            for (siguiente, hasta) in anonimas[(i + 1)...]
+            where siguiente == final && final - inicio < arena {
+                final = hasta
+            }
+            if final - inicio == arena { arenas += 1 }
+        }
+        #expect(arenas == 0)
+    }
+
     @Test func reanudarUnPartidoSinEmpezar() async throws {
         let resultado = try await Escenario().marcador("jugar", "2", "--reanudar")
         #expect(resultado.codigo == 64)
