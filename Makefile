@@ -32,12 +32,25 @@ build: deps
 # - every function in a section of its own (Swift gives one only to public functions), so the
 #   unused ones are dropped and the ones start-up and the common commands run are laid out
 #   together, in the order of bench/orden-de-funciones.txt (`make orden` profiles them again:
-#   bench/orden.sh). SwiftPM does not watch that file: a binary older than it is linked again.
+#   bench/orden.sh). SwiftPM does not watch that file: a binary older than it is linked again;
+# - lld, the toolchain's linker, with packed relative relocations (`-z pack-relative-relocs`):
+#   the loader reads 8 KiB of them instead of gold's 1 MiB table of 42,000 entries, which were
+#   pages of the binary resident for the whole run (without lld: gold, and no ordering);
+# - the C++ library the runtime needs linked in from its static archive, found by the
+#   toolchain's clang: the runtime's `-lstdc++` finds .build/enlace/libstdc++.so first, a
+#   linker script naming that archive. Loading libstdc++.so cost 1.2 MB of resident memory and
+#   its symbol relocations at every start; without the archive the shared library is used.
+HERRAMIENTAS = $(dir $(realpath $(shell command -v $(SWIFT))))
+ENLACE = $(CURDIR)/.build/enlace
+LLD = $(if $(wildcard $(HERRAMIENTAS)ld.lld),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/bench/orden-de-funciones.txt -Xlinker --no-warn-symbol-ordering)
 RELEASE = { [ .build/release/marcador -nt bench/orden-de-funciones.txt ] \
-	|| rm -f .build/release/marcador; } && $(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
+	|| rm -f .build/release/marcador; } && mkdir -p $(ENLACE) \
+	&& { a=$$("$(HERRAMIENTAS)clang" -print-file-name=libstdc++.a 2>/dev/null); \
+	  if [ -f "$$a" ]; then echo "INPUT($$a)" > $(ENLACE)/libstdc++.so; else rm -f $(ENLACE)/libstdc++.so; fi; } \
+	&& $(SWIFT) build -c release --static-swift-stdlib -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --section-ordering-file=$(CURDIR)/bench/orden-de-funciones.txt
+	-Xswiftc -Xfrontend -Xswiftc -function-sections $(LLD) -Xlinker -L$(ENLACE)
 release: deps
 	$(RELEASE)
 
@@ -93,8 +106,8 @@ bench: deps
 orden: deps
 	@command -v valgrind >/dev/null || { SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 		$$SUDO apt-get install -y -qq valgrind; }
-	$(RELEASE) --product marcador -Xlinker -Map=$(CURDIR)/.build/orden-mapa.txt
-	bench/orden.sh .build/orden-mapa.txt
+	$(RELEASE) --product marcador
+	bench/orden.sh
 
 # migrations/esquema.sql: the schema the SQLite migrations build, in one script that a new
 # database runs instead of replaying them. Regenerate after adding a migration (a test fails
