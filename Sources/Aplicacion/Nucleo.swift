@@ -69,4 +69,19 @@ public struct Nucleo: Sendable {
     public func podar() throws {
         try tienda.mantenimiento.podar(ahora: ahora())
     }
+
+    /// Seconds between the prunes commands and dispatchers run as a matter of course: the log
+    /// and the outbox overshoot their limits by at most what one minute adds.
+    public static let intervaloDePoda: Double = 60
+
+    /// `podar` unless another command or dispatcher on this store pruned within the last
+    /// `intervaloDePoda` (a setting that changes what is kept prunes at once, with `podar`).
+    public func podarSiToca() throws {
+        let ahora = ahora()
+        let mantenimiento = tienda.mantenimiento
+        guard try mantenimiento.tocaPodar(ahora: ahora, intervalo: Self.intervaloDePoda) else {
+            return
+        }
+        try mantenimiento.podar(ahora: ahora)
+    }
 }

@@ -83,7 +83,7 @@ public struct Reparto: Sendable {
                 }
                 vueltas += 1
                 if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: nucleo.ahora()) }
-                if vueltas % 300 == 1 { try nucleo.podar() }
+                if vueltas % 300 == 1 { try nucleo.podarSiToca() }
             }
         } catch {
             await despachador.detener(plazo: .zero)
@@ -97,7 +97,7 @@ public struct Reparto: Sendable {
     /// - Throws: `Fallo.entradaSalida` when the store failed and work may be left undone: the
     ///   leases are given back and the sentence says how much is left (DESIGN §13).
     public func enviar(configuracion: Despachador.Configuracion) async throws -> ResumenDeEnvio {
-        try nucleo.podar()
+        try nucleo.podarSiToca()
         let despachador = try despachador(configuracion: configuracion)
         let resumen = try await despachador.enviarPendientes()
         let buzon = nucleo.tienda.buzon

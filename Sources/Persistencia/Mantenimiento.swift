@@ -8,6 +8,11 @@ public protocol Mantenimiento: Sendable {
     /// Prunes what `ajustes` no longer keeps and what is older than `caducidad + margen`.
     @discardableResult
     func podar(ahora: Double, caducidad: Double, margen: Double) throws -> Poda
+
+    /// Whether this caller is the one to prune now: true for one caller per `intervalo`
+    /// seconds of `ahora` across every process on the store (and again if the clock went back
+    /// before the last prune), false for everyone else in between.
+    func tocaPodar(ahora: Double, intervalo: Double) throws -> Bool
 }
 
 /// What one pruning removed.

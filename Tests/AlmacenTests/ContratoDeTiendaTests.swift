@@ -5,6 +5,7 @@ import Foundation
 import Motor
 import Persistencia
 import Sistema
+import Synchronization
 import Testing
 import Torneo
 
@@ -22,6 +23,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
     case pruebasYBannersHuerfanos
     case cambiosYNotificaciones
     case poda
+    case unaPodaPorIntervalo
     case importacion
     case registro
     case reanudarTrasUnaMuerte
@@ -45,6 +47,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         case .pruebasYBannersHuerfanos: try await pruebasYBannersHuerfanos(tienda)
         case .cambiosYNotificaciones: try await cambiosYNotificaciones(tienda)
         case .poda: try await poda(tienda)
+        case .unaPodaPorIntervalo: try unaPodaPorIntervalo(tienda)
         case .importacion: try importacion(tienda)
         case .registro: try registro(tienda)
         case .reanudarTrasUnaMuerte: try await reanudarTrasUnaMuerte(tienda)
@@ -400,6 +403,29 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         #expect(recuento[.pendiente] == 0)
     }
 
+    /// The routine prune is claimed by one caller per interval, whoever asks and however
+    /// many ask at once; a clock that went back before the last prune claims it again.
+    func unaPodaPorIntervalo(_ tienda: any Tienda) throws {
+        let mantenimiento = tienda.mantenimiento
+        let t = 1_000_000.0
+        #expect(try mantenimiento.tocaPodar(ahora: t, intervalo: 60))
+        #expect(try !mantenimiento.tocaPodar(ahora: t, intervalo: 60))
+        #expect(try !mantenimiento.tocaPodar(ahora: t + 59.5, intervalo: 60))
+        #expect(try mantenimiento.tocaPodar(ahora: t + 60, intervalo: 60))
+        #expect(try !mantenimiento.tocaPodar(ahora: t + 61, intervalo: 60))
+        // Back in time (a clock set right after it ran ahead): pruned again, not never.
+        #expect(try mantenimiento.tocaPodar(ahora: t - 3_600, intervalo: 60))
+        #expect(try !mantenimiento.tocaPodar(ahora: t - 3_599, intervalo: 60))
+        // Eight callers at the same instant of a new interval: exactly one prunes.
+        let ganadores = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if (try? mantenimiento.tocaPodar(ahora: t + 10_000, intervalo: 60)) == true {
+                ganadores.withLock { $0 += 1 }
+            }
+        }
+        #expect(ganadores.withLock { $0 } == 1)
+    }
+
     func importacion(_ tienda: any Tienda) throws {
         let entrada = EntradaDeImportacion(
             clave: "prueba|2030-06-01|Azul|Rojo", local: "Azul", visitante: "Rojo",
@@ -573,6 +599,30 @@ struct ReclamosSimultaneosPostgreSQLTests {
         let lote = try tienda.buzon.reclamar(reclamo)
         #expect(lote.map(\.aviso.identificador) == ContratoDeTienda.partidoUno)
         #expect(try !tienda.buzon.quedanReclamables(ContratoDeTienda.reclamo("dos", ahora: ahora)))
+    }
+}
+
+/// The routine prune claimed from six connections at the same instant (six processes
+/// starting together): one of them prunes, the row lock makes the others see its claim.
+@Suite(
+    "Poda simultánea · PostgreSQL", .serialized,
+    .enabled(if: ServidorPostgres.falta == nil, Comment(rawValue: ServidorPostgres.falta ?? "")))
+struct PodaSimultaneaPostgreSQLTests {
+    @Test func seisConexionesYUnaSolaPoda() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        try await fueraDelPool {
+            let tiendas = try (0..<6).map { _ in TiendaPG(try AlmacenPG.abrir(url: url)) }
+            let ahora = tiendas[0].ahora()
+            for ronda in 0..<3 {
+                let ganadores = Mutex(0)
+                DispatchQueue.concurrentPerform(iterations: tiendas.count) { i in
+                    let toca = try? tiendas[i].mantenimiento.tocaPodar(
+                        ahora: ahora + Double(ronda) * 60, intervalo: 60)
+                    if toca == true { ganadores.withLock { $0 += 1 } }
+                }
+                #expect(ganadores.withLock { $0 } == 1, "ronda \(ronda)")
+            }
+        }
     }
 }
 

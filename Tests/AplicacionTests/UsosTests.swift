@@ -4,6 +4,7 @@ import ApoyoDePruebas
 import Avisos
 import Foundation
 import Persistencia
+import Synchronization
 import Testing
 import Torneo
 
@@ -210,5 +211,68 @@ struct EnvioFallidoTests {
             #expect(fallo.clase == .entradaSalida)
             #expect(fallo.mensaje.contains("5 entregas quedan pendientes"), "\(fallo.mensaje)")
         }
+    }
+}
+
+/// The prune commands and dispatchers run as they go (DESIGN §9) happens once per
+/// `Nucleo.intervaloDePoda` of the store's clock; a retention setting prunes at once.
+@Suite("Núcleo: la poda de cada minuto")
+struct PodaPorIntervaloTests {
+    /// The store as it is, with its clock in the test's hands.
+    final class TiendaConReloj: Tienda {
+        let base: any Tienda
+        let reloj: Mutex<Double>
+        init(base: any Tienda, ahora: Double) {
+            self.base = base
+            reloj = Mutex(ahora)
+        }
+        var descripcion: String { base.descripcion }
+        func ahora() -> Double { reloj.withLock { $0 } }
+        func ficheroDeSemilla(_ nombre: String) -> [UInt8]? { nil }
+        func reiniciarDatos() throws { try base.reiniciarDatos() }
+        var partidos: any PartidosRepositorio { base.partidos }
+        var ejecuciones: any Ejecuciones { base.ejecuciones }
+        var buzon: any Buzon { base.buzon }
+        var cambios: any Cambios { base.cambios }
+        var mantenimiento: any Mantenimiento { base.mantenimiento }
+        var importacion: any Importacion { base.importacion }
+        var fuentes: any Fuentes { base.fuentes }
+        func registro(eco: Bool) -> any Registro { base.registro(eco: false) }
+        func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
+            try base.lineasDelRegistro(partido: partido, limite: limite)
+        }
+        func escuchar(
+            _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+        ) -> (any Escucha)? { nil }
+    }
+
+    @Test func unaPodaPorMinutoYLaDeUnAjusteEnSeguida() throws {
+        let tienda = TiendaConReloj(base: TiendaSQLite(try Almacen.enMemoria()), ahora: 1e9)
+        let nucleo = Nucleo(tienda: tienda, entorno: [:], reloj: Reloj(RelojManual()))
+        var ajustes = try tienda.partidos.ajustes()
+        ajustes.lineasDeRegistro = 100
+        try tienda.partidos.guardar(ajustes)
+        let registro = tienda.registro(eco: false)
+        func lineas() throws -> Int {
+            try tienda.lineasDelRegistro(partido: nil, limite: nil).count
+        }
+        func anotar(_ n: Int) { registro.anotar(lineas: (0..<n).map { ("línea \($0)", nil) }) }
+
+        anotar(250)
+        try nucleo.podarSiToca()
+        #expect(try lineas() == 100)
+        anotar(250)
+        // Within the minute: another command does not prune again.
+        tienda.reloj.withLock { $0 += Nucleo.intervaloDePoda - 1 }
+        try nucleo.podarSiToca()
+        #expect(try lineas() == 350)
+        // A minute after the last prune, the next one does.
+        tienda.reloj.withLock { $0 += 1 }
+        try nucleo.podarSiToca()
+        #expect(try lineas() == 100)
+        // A retention setting changed within the minute prunes at once.
+        anotar(250)
+        _ = try nucleo.cambiarLineasDeRegistro(100)
+        #expect(try lineas() <= 101)
     }
 }

@@ -56,4 +56,15 @@ public struct MantenimientoSQL<Cola: ColaSQL>: Mantenimiento {
             return poda
         }
     }
+
+    /// One statement in autocommit: run again after a lost reply it finds the row it wrote
+    /// and answers false, which only defers the prune by one interval.
+    public func tocaPodar(ahora: Double, intervalo: Double) throws -> Bool {
+        try queue.writeIdempotente { db in
+            try db.execute(
+                "UPDATE poda SET ultima = ?1 WHERE id = 1 AND (ultima <= ?2 OR ultima > ?1)",
+                ahora, ahora - intervalo)
+            return db.changes == 1
+        }
+    }
 }

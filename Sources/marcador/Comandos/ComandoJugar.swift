@@ -94,7 +94,7 @@ struct ComandoJugar: Comando {
             contexto.terminal.linea(
                 "Este partido no tiene goles en su guion: se juega sin ninguno.")
         }
-        try nucleo.podar()
+        try nucleo.podarSiToca()
         let enPrimerPlano = !(silencio || ajustes.sinAvisosEnPrimerPlano)
         var propios: [CanalActivo] = []
         if enPrimerPlano {
