@@ -3,7 +3,8 @@
 #   1. dispatch throughput: N `avisos enviar` processes draining the same 20,000 notices on the
 #      real default channel (`registro`), N = 1, 2, 4 on PostgreSQL and 1 on SQLite, each
 #      PostgreSQL round followed by the same drain by N C processes (bench/despacho_pg.c);
-#   2. engine cost per match: `jugar 1 --ms-por-minuto 0` (whole command) on each store;
+#   2. engine cost per match: `jugar 1 --ms-por-minuto 0` (whole command) on each store, and
+#      the floor under the PostgreSQL figure (bench/minutos_pg.c: only the 90 minutes, from C);
 #   3. wake-up latency: a notice committed by another client until `avisos vigilar` has
 #      delivered it (LISTEN/NOTIFY on PostgreSQL, the poll on SQLite);
 #   4. a writer holding another match for 3 s: how much later one of partido 1's minutes
@@ -96,17 +97,32 @@ for p in 1 2 4; do
     "$(echo "$P / $C" | bc -l)" "$(echo "$P / $P1" | bc -l)" "$(echo "$P / $S1" | bc -l)"
 done
 
-echo "Motor: jugar 1 --ms-por-minuto 0, orden entera (mediana de 20):"
+# The engine: the whole `jugar` command on each store, and the floor under the PostgreSQL figure
+# (bench/minutos_pg.c: libpq, connect, the run's INSERT, its 90 fenced minute UPDATEs and its
+# end, from C, nothing else). Rounds alternate the three; each round's figure is the median of 5.
+${CC:-cc} -O2 -o "$DIR/minutos_pg" bench/minutos_pg.c $(pkg-config --cflags --libs libpq)
+echo "Motor: jugar 1 --ms-por-minuto 0, orden entera ($RONDAS rondas alternas, mediana de 5 en cada una; mín/mediana/máx):"
 DBS=$(nueva_sqlite); DBP=$(nueva_pg)
 "$B" --db "$DBS" partidos >/dev/null; "$B" --db "$DBP" partidos >/dev/null
-hyperfine -N -w 3 -r 20 --export-json "$DIR/motor.json" \
-  "$B --db $DBS jugar 1 --ms-por-minuto 0" "$B --db $DBP jugar 1 --ms-por-minuto 0" >/dev/null 2>&1
-python3 - "$DIR/motor.json" <<'PY'
+: > "$DIR/motor-s"; : > "$DIR/motor-p"; : > "$DIR/motor-c"
+for r in $(seq "$RONDAS"); do
+  hyperfine -N -w 1 -r 5 --export-json "$DIR/motor.json" \
+    "$B --db $DBS jugar 1 --ms-por-minuto 0" "$B --db $DBP jugar 1 --ms-por-minuto 0" \
+    "$DIR/minutos_pg $DBP 1" >/dev/null 2>&1
+  python3 - "$DIR/motor.json" "$DIR/motor-s" "$DIR/motor-p" "$DIR/motor-c" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
-s, p = r[0]["median"] * 1000, r[1]["median"] * 1000
-print(f"  SQLite {s:.1f} ms, PostgreSQL {p:.1f} ms ({p / s:.2f}×)")
+for resultado, fichero in zip(r, sys.argv[2:]):
+    print(f"{resultado['median'] * 1000:.1f}", file=open(fichero, "a"))
 PY
+done
+resumen1() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f %.1f %.1f\n", v[1], m, v[NR] }'; }
+read -r Smin S Smax < <(resumen1 < "$DIR/motor-s")
+read -r Pmin P Pmax < <(resumen1 < "$DIR/motor-p")
+read -r Cmin C Cmax < <(resumen1 < "$DIR/motor-c")
+printf '  SQLite %s ms (%s–%s); PostgreSQL %s ms (%s–%s): %.2f× SQLite\n' "$S" "$Smin" "$Smax" "$P" "$Pmin" "$Pmax" "$(echo "$P / $S" | bc -l)"
+printf '  suelo en PostgreSQL (C: conectar, empezar, los 90 minutos, terminar): %s ms (%s–%s) = %.2f× SQLite; marcador %.2f× el suelo\n' \
+  "$C" "$Cmin" "$Cmax" "$(echo "$C / $S" | bc -l)" "$(echo "$P / $C" | bc -l)"
 
 # Commit → delivered, 20 notices one at a time while `avisos vigilar` serves.
 despertar() {
