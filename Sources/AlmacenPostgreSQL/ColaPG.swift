@@ -117,14 +117,10 @@ public final class ColaPG: ColaSQL {
                             ]
                             : ["BEGIN"])
                     resultado = try body(conexion)
-                    if podar {
-                        try conexion.executeScript(
-                            "DELETE FROM peticion WHERE creada < clock_timestamp() - interval '1 hour'"
-                        )
-                    }
                     // Our own hex: nothing from outside reaches this text.
-                    try conexion.executeScript(
-                        "INSERT INTO peticion (id) VALUES ('\(peticion)'); COMMIT")
+                    try conexion.confirmar(
+                        (podar ? [Self.podarPeticiones] : [])
+                            + ["INSERT INTO peticion (id) VALUES ('\(peticion)')", "COMMIT"])
                     return resultado!
                 } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
                     caida = caida ?? Interrupcion.reloj()
@@ -144,6 +140,10 @@ public final class ColaPG: ColaSQL {
             }
         }
     }
+
+    /// Request ids older than any retry, pruned with one commit in a thousand.
+    static let podarPeticiones =
+        "DELETE FROM peticion WHERE creada < clock_timestamp() - interval '1 hour'"
 
     /// Whether the transaction of `peticion` committed, asked on a new connection.
     private func confirmada(_ peticion: String, _ estado: inout Estado, caida: Double?) throws

@@ -64,10 +64,17 @@ public final class ConexionPG: BaseSQL {
     /// The URL's password, scrubbed from every message libpq writes.
     private let contrasena: String?
     private var preparadas: [StatementKey: String] = [:]
+    /// Names given to statements prepared on this connection (also those whose PREPARE failed).
+    private var nombrados = 0
     /// A transaction's opening (`BEGIN`, its lock), held back to travel with the
     /// transaction's first statement instead of costing a round trip of its own.
     private var comienzo: [String] = []
+    /// Writes of the open transaction that nothing reads (`executeLater`), held back to travel
+    /// with its next request.
+    private var diferidas: [(sql: String, textos: [String?])] = []
     public private(set) var changes = 0
+    /// Requests (or pipelines) sent and answered on this connection: what its tests count.
+    public private(set) var roundTrips = 0
     /// The connection failed once: nothing more can be sent on it.
     public private(set) var rota = false
 
@@ -86,7 +93,15 @@ public final class ConexionPG: BaseSQL {
         self.api = api
         self.plazo = plazo
         contrasena = AlmacenPG.contrasena(de: url)
-        let pares = Self.parametrosPorDefecto + [("dbname", url)]
+        // The session's settings travel in the startup packet, unless the user gives options
+        // of their own (in the URL or PGOPTIONS), which that would replace: then they are set
+        // by a request once connected.
+        let opcionesPropias =
+            url.lowercased().contains("options") || getenv("PGOPTIONS") != nil
+        let opciones = Self.ajustesDeSesion.map { "-c \($0)=\($1)" }.joined(separator: " ")
+        let pares =
+            Self.parametrosPorDefecto + (opcionesPropias ? [] : [("options", opciones)])
+            + [("dbname", url)]
         let conexion = try withArrayOfOptionalCStrings(pares.map(\.0) + [nil]) { claves in
             try withArrayOfOptionalCStrings(pares.map(\.1) + [nil]) { valores in
                 guard let conexion = api.connect_start_params(claves, valores, 1) else {
@@ -114,10 +129,18 @@ public final class ConexionPG: BaseSQL {
         // outbox's "anything left?" check estimated past `jit_above_cost`: compiling it took
         // 550 of its 700 ms at the end of every drain (issue 25). Short statements never gain
         // from JIT, so it is off.
-        try executeScript(
-            "SET client_min_messages = warning; SET idle_in_transaction_session_timeout = '10s'; "
-                + "SET plan_cache_mode = force_generic_plan; SET jit = off")
+        if opcionesPropias {
+            try executeScript(
+                Self.ajustesDeSesion.map { "SET \($0) = '\($1)'" }.joined(separator: "; "))
+        }
     }
+
+    /// The session settings above (values without spaces or quotes: they also travel as
+    /// `-c` options).
+    static let ajustesDeSesion = [
+        ("client_min_messages", "warning"), ("idle_in_transaction_session_timeout", "10s"),
+        ("plan_cache_mode", "force_generic_plan"), ("jit", "off"),
+    ]
 
     deinit { api.finish(conexion) }
 
@@ -152,10 +175,28 @@ public final class ConexionPG: BaseSQL {
 
     /// Several statements without parameters, in one round trip; each one's result checked.
     public func executeScript(_ sql: String) throws {
+        // What is held back goes first, in a pipeline of its own (statements with parameters
+        // cannot share a request with a script).
+        if !diferidas.isEmpty { try enTuberia(planas: []) }
         let texto = (comienzo + [sql]).joined(separator: "; ")
         comienzo = []
         try enviar(texto) { api.send_query(conexion, texto) }
         try recibir(texto) { _, _ in }
+    }
+
+    public func executeLater(_ sql: String, arguments: [any DatabaseValueConvertible]) throws {
+        // In autocommit the caller expects the write done when the call returns.
+        guard !comienzo.isEmpty || enTransaccion else {
+            return try ejecutar(sql, arguments) { _ in }
+        }
+        diferidas.append((sql, arguments.map { Self.texto($0.databaseValue) }))
+    }
+
+    /// Ends the open transaction with `sentencias` (no parameters; the last one `COMMIT`):
+    /// one round trip, carrying whatever the transaction held back.
+    func confirmar(_ sentencias: [String]) throws {
+        guard diferidas.isEmpty else { return try enTuberia(planas: sentencias) }
+        try executeScript(sentencias.joined(separator: "; "))
     }
 
     /// Opens a transaction with `sentencias` (no parameters), sent with the next statement.
@@ -164,6 +205,7 @@ public final class ConexionPG: BaseSQL {
     /// Ends a transaction that failed: an opening never sent is forgotten, an open
     /// transaction rolled back.
     func deshacer() {
+        diferidas = []
         if !comienzo.isEmpty {
             comienzo = []
         } else if !rota && enTransaccion {
@@ -216,55 +258,101 @@ public final class ConexionPG: BaseSQL {
     ) throws {
         let textos: [String?] = argumentos.map { Self.texto($0.databaseValue) }
         changes = 0
-        func resultadoFinal(_ resultado: OpaquePointer) throws {
-            changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
-            try leer(resultado)
-        }
         let clave = StatementKey(sql)
-        let preparada = preparadas[clave]
-        if let nombre = preparada, comienzo.isEmpty {
+        if let nombre = preparadas[clave], comienzo.isEmpty, diferidas.isEmpty {
             try withArrayOfOptionalCStrings(textos) { punteros in
                 try enviar(sql) {
                     api.send_query_prepared(
                         conexion, nombre, Int32(punteros.count), punteros, nil, nil, 0)
                 }
             }
-            try recibir(sql) { _, resultado in try resultadoFinal(resultado) }
+            try recibir(sql) { _, resultado in try resultadoFinal(resultado, leer) }
             return
         }
-        // A transaction's opening and a statement's first PREPARE travel in one pipeline with
-        // the statement: one round trip where there were up to three.
-        let nombre = preparada ?? "m\(preparadas.count)"
-        let preparar = preparada == nil
-        let apertura = comienzo
-        comienzo = []
-        try enviar(sql) { api.enter_pipeline(conexion) }
-        var enviado = true
-        for sentencia in apertura where enviado {
-            enviado = api.send_query_params(conexion, sentencia, 0, nil, nil, nil, nil, 0) == 1
-        }
-        if preparar && enviado {
-            enviado =
-                api.send_prepare(conexion, nombre, Self.traducir(sql), Int32(textos.count), nil)
-                == 1
-        }
-        if enviado {
-            enviado = withArrayOfOptionalCStrings(textos) { punteros in
-                api.send_query_prepared(
-                    conexion, nombre, Int32(punteros.count), punteros, nil, nil, 0) == 1
+        try enTuberia(planas: [], ultima: (sql, textos), leer: leer)
+    }
+
+    private func resultadoFinal(_ resultado: OpaquePointer, _ leer: (OpaquePointer) throws -> Void)
+        throws
+    {
+        changes = api.cmd_tuples(resultado).flatMap { Int(String(cString: $0)) } ?? 0
+        try leer(resultado)
+    }
+
+    /// One request of a pipeline: what it sends and what its result means.
+    private enum Peticion {
+        /// Statements without parameters (a transaction's opening, its end).
+        case plana(String)
+        /// A statement's PREPARE: prepared on the server under that name once it succeeds.
+        case preparar(StatementKey, nombre: String, sql: String)
+        /// A prepared statement's run; `ultima` is the one whose result the caller reads.
+        case ejecutar(nombre: String, sql: String, textos: [String?], ultima: Bool)
+
+        /// What an error of this request names.
+        var sql: String {
+            switch self {
+            case .plana(let texto): texto
+            case .preparar(_, _, let sql), .ejecutar(_, let sql, _, _): sql
             }
         }
-        guard enviado, api.pipeline_sync(conexion) == 1 else { throw errorDeConexion(sql) }
+    }
+
+    /// Sends in one pipeline, one round trip: the transaction's opening, the writes it held
+    /// back, `ultima` (its first PREPARE too, its result to `leer`) and then `planas`; throws
+    /// the first error of them (the server skips what follows a failure, up to the sync point).
+    private func enTuberia(
+        planas: [String], ultima: (sql: String, textos: [String?])? = nil,
+        leer: (OpaquePointer) throws -> Void = { _ in }
+    ) throws {
+        var peticiones = comienzo.map(Peticion.plana)
+        // Named in this pipeline, not yet known to be prepared.
+        var enVuelo: [StatementKey: String] = [:]
+        func sentencia(_ sql: String, _ textos: [String?], ultima: Bool) {
+            let clave = StatementKey(sql)
+            let nombre: String
+            if let conocido = preparadas[clave] ?? enVuelo[clave] {
+                nombre = conocido
+            } else {
+                nombre = "m\(nombrados)"
+                nombrados += 1
+                enVuelo[clave] = nombre
+                peticiones.append(.preparar(clave, nombre: nombre, sql: sql))
+            }
+            peticiones.append(.ejecutar(nombre: nombre, sql: sql, textos: textos, ultima: ultima))
+        }
+        for diferida in diferidas { sentencia(diferida.sql, diferida.textos, ultima: false) }
+        if let ultima { sentencia(ultima.sql, ultima.textos, ultima: true) }
+        peticiones += planas.map(Peticion.plana)
+        comienzo = []
+        diferidas = []
+        let nombreDe = ultima?.sql ?? planas.last ?? ""
+        try enviar(nombreDe) { api.enter_pipeline(conexion) }
+        var enviado = true
+        for peticion in peticiones where enviado {
+            switch peticion {
+            case .plana(let texto):
+                enviado = api.send_query_params(conexion, texto, 0, nil, nil, nil, nil, 0) == 1
+            case .preparar(_, let nombre, let sql):
+                enviado = api.send_prepare(conexion, nombre, Self.traducir(sql), 0, nil) == 1
+            case .ejecutar(let nombre, _, let textos, _):
+                enviado = withArrayOfOptionalCStrings(textos) { punteros in
+                    api.send_query_prepared(
+                        conexion, nombre, Int32(punteros.count), punteros, nil, nil, 0) == 1
+                }
+            }
+        }
+        guard enviado, api.pipeline_sync(conexion) == 1 else { throw errorDeConexion(nombreDe) }
         // Out of the pipeline whatever the results were, or the next plain request could not
         // be sent: a connection that cannot leave it is done for.
         defer { if !rota && api.exit_pipeline(conexion) != 1 { rota = true } }
-        let ultima = apertura.count + (preparar ? 1 : 0)
-        try recibir(sql, peticiones: ultima + 1) { peticion, resultado in
-            if peticion == ultima {
-                try resultadoFinal(resultado)
-            } else if preparar && peticion == ultima - 1 {
+        try recibir(nombreDe, peticiones: peticiones.map(\.sql)) { i, resultado in
+            switch peticiones[i] {
+            case .plana: break
+            case .preparar(let clave, let nombre, _):
                 // Prepared on the server: named so, even if its first execution fails.
                 preparadas[clave] = nombre
+            case .ejecutar(_, _, _, let esUltima):
+                if esUltima { try resultadoFinal(resultado, leer) }
             }
         }
     }
@@ -278,11 +366,13 @@ public final class ConexionPG: BaseSQL {
     /// Reads every result of what is in flight, within the deadline, handing each successful
     /// one to `leer` with the number of its request; the first error is thrown once all of
     /// them are read (the connection then stays usable for the next request). `peticiones`
-    /// is the number of requests of a pipeline, `nil` for one request outside a pipeline.
+    /// is what each request of a pipeline sends (its errors name it), `nil` for one request
+    /// outside a pipeline.
     private func recibir(
-        _ sql: String, peticiones: Int? = nil,
+        _ sql: String, peticiones: [String]? = nil,
         _ leer: (_ peticion: Int, OpaquePointer) throws -> Void
     ) throws {
+        roundTrips += 1
         let hasta = Interrupcion.reloj() + plazo
         var primerError: (any Error)?
         var peticion = 0
@@ -303,7 +393,7 @@ public final class ConexionPG: BaseSQL {
             }
             guard let resultado = api.get_result(conexion) else {
                 // In a pipeline, the end of one request's results; its sync point ends all.
-                guard let peticiones, peticion < peticiones,
+                guard let peticiones, peticion < peticiones.count,
                     api.status(conexion) != CONNECTION_BAD
                 else { break }
                 peticion += 1
@@ -315,7 +405,8 @@ public final class ConexionPG: BaseSQL {
             // A request skipped after an earlier one failed: that one's error is thrown.
             guard estado != PGRES_PIPELINE_ABORTED, primerError == nil else { continue }
             do {
-                try comprobar(resultado, sql)
+                let nombrada = peticiones.flatMap { peticion < $0.count ? $0[peticion] : nil }
+                try comprobar(resultado, nombrada ?? sql)
                 try leer(peticion, resultado)
             } catch {
                 primerError = error

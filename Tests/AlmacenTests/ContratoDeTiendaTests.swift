@@ -676,6 +676,92 @@ struct TuberiaPostgreSQLTests {
             #expect(try sesion() == inicial)
         }
     }
+    /// The session's settings (the idle-in-transaction timeout that frees a paused client's
+    /// locks, generic plans, no JIT) travel in the startup packet, costing no request; a URL
+    /// with options of its own keeps them and gets ours by a request once connected.
+    @Test func losAjustesDeLaSesionLleganConLaConexion() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        try await fueraDelPool {
+            let conOpciones = url + "&options=-c%20statement_timeout%3D4321"
+            for (direccion, viajes) in [(url, 0), (conOpciones, 1)] {
+                let conexion = try ConexionPG(url: direccion)
+                #expect(conexion.roundTrips == viajes, "\(direccion)")
+                let ajustes = try conexion.rows(
+                    """
+                    SELECT current_setting('client_min_messages'),
+                        current_setting('idle_in_transaction_session_timeout'),
+                        current_setting('plan_cache_mode'), current_setting('jit')
+                    """
+                ) { [$0.string(0), $0.string(1), $0.string(2), $0.string(3)] }
+                #expect(ajustes == [["warning", "10s", "force_generic_plan", "off"]])
+            }
+            let propia = try ConexionPG(url: conOpciones).scalarString(
+                "SELECT current_setting('statement_timeout')")
+            #expect(propia == "4321ms")
+        }
+    }
+
+    /// A write nothing reads travels with the transaction's next request (issue 25: the
+    /// notices' deliveries, a minute's «último aviso», log lines): it is done before what
+    /// follows it, its failure fails the transaction where it is sent, and outside a
+    /// transaction it is done when the call returns.
+    @Test func unaEscrituraAplazadaViajaConLaSiguientePeticion() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        try await fueraDelPool {
+            let cola = try AlmacenPG.abrir(url: url)
+            let otra = try AlmacenPG.abrir(url: url)
+            try cola.write { try $0.executeScript("CREATE TABLE t (n bigint PRIMARY KEY)") }
+            func filas() throws -> [Int] {
+                try otra.read { try $0.rows("SELECT n FROM t ORDER BY n") { $0.int(0) } }
+            }
+            let insertar = "INSERT INTO t (n) VALUES (?)"
+            let viajes = { try cola.read { $0.roundTrips } }
+            // Held back, then sent before the read that follows it, which sees it: the
+            // opening, both writes and the read in one round trip, the commit in another.
+            var antes = try viajes()
+            let vistas = try cola.write { db in
+                try db.executeLater(insertar, 1)
+                try db.executeLater(insertar, 2)
+                return try db.scalarInt("SELECT count(*) FROM t")
+            }
+            #expect(vistas == 2)
+            #expect(try viajes() - antes == 2)
+            // Held back until the commit, which carries it: one round trip in all.
+            antes = try viajes()
+            try cola.writeConcurrente { db in try db.executeLater(insertar, 3) }
+            #expect(try viajes() - antes == 1)
+            #expect(try filas() == [1, 2, 3])
+            // A held-back write that fails: the commit it travels with fails with its error,
+            // and nothing of the transaction stays, the earlier statement's row included.
+            do {
+                try cola.write { db in
+                    try db.execute(insertar, 4)
+                    try db.executeLater(insertar, 1)
+                }
+                Issue.record("una clave repetida aplazada no hizo fallar la transacción")
+            } catch let error as ErrorPG {
+                #expect(error.estado == "23505")
+                #expect(error.sql == insertar)
+            }
+            #expect(try filas() == [1, 2, 3])
+            // …and the connection goes on, with no transaction left open.
+            #expect(try cola.read { try $0.scalarInt("SELECT count(*) FROM t") } == 3)
+            // A failure thrown at the next statement of the body: the body stops there.
+            var despues = false
+            #expect(throws: ErrorPG.self) {
+                try cola.write { db in
+                    try db.executeLater(insertar, 2)
+                    _ = try db.scalarInt("SELECT count(*) FROM t")
+                    despues = true
+                }
+            }
+            #expect(!despues)
+            // Outside a transaction: done when the call returns.
+            try cola.read { db in try db.executeLater(insertar, 5) }
+            #expect(try filas() == [1, 2, 3, 5])
+        }
+    }
+
     /// A short-lived process runs each statement a few times: planning it for its parameters
     /// each time (PostgreSQL's default for the first five runs) was half the server's time.
     @Test func cadaSentenciaSePlaneaUnaVezEnLaConexion() async throws {

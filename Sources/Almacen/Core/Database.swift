@@ -117,6 +117,19 @@ public final class Database: BaseSQL {
     public func execute(_ sql: String, _ arguments: any DatabaseValueConvertible...)
         throws(SQLiteError)
     {
+        try run(sql, arguments)
+    }
+
+    /// No round trip to save in a file: the write runs now, like `execute`.
+    public func executeLater(_ sql: String, arguments: [any DatabaseValueConvertible])
+        throws(SQLiteError)
+    {
+        try run(sql, arguments)
+    }
+
+    private func run(_ sql: String, _ arguments: [any DatabaseValueConvertible])
+        throws(SQLiteError)
+    {
         let statement = try statement(sql)
         try statement.bind(arguments)
         defer { sqlite3_reset(statement.handle) }

@@ -16,6 +16,11 @@ public protocol BaseSQL: AnyObject {
 
     func execute(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws
 
+    /// A write inside a transaction whose outcome nothing reads (neither rows nor `changes`):
+    /// the store may send it with the transaction's next request instead of on its own, and
+    /// throws its error there (at the latest at commit). Outside a transaction it runs now.
+    func executeLater(_ sql: String, arguments: [any DatabaseValueConvertible]) throws
+
     /// Several statements at once, without parameters (migrations, seeds).
     func executeScript(_ sql: String) throws
 
@@ -37,6 +42,10 @@ public protocol BaseSQL: AnyObject {
 }
 
 extension BaseSQL {
+    public func executeLater(_ sql: String, _ arguments: any DatabaseValueConvertible...) throws {
+        try executeLater(sql, arguments: arguments)
+    }
+
     public func rows<T>(
         _ sql: String, _ arguments: any DatabaseValueConvertible..., map: (Fila) throws -> T
     ) throws -> [T] {

@@ -587,7 +587,7 @@ enum ConsultasDeAvisos {
                     seguimiento)
             else { continue }
             for canal in canales(de: aviso) {
-                try db.execute(
+                try db.executeLater(
                     """
                     INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
                         ultimo_error)

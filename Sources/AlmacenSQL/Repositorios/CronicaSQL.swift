@@ -140,7 +140,7 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
             try ConsultasDeAvisos.encolar(
                 db, avisos: avisos, ejecucion: id, canalesPropios: canalesPropios, ahora: ahora())
             if let ultimoAviso {
-                try db.execute(
+                try db.executeLater(
                     "UPDATE ejecucion SET ultimo_aviso = ? WHERE id = ?", ultimoAviso(mano), id)
             }
             return .hecha(golesAMano: mano)

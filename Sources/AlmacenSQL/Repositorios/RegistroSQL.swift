@@ -40,7 +40,8 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
         let lineas = lineas.map { (TextoSeguro.limpio($0.0), $0.1) }
         if eco { escribirEnStderr(lineas.map { $0.0 + "\n" }.joined()) }
         // Log lines take no other row: on PostgreSQL they need not queue behind the store's
-        // ordered writes. Up to 64 lines per statement (one round trip each on a server).
+        // ordered writes. Up to 64 lines per statement, sent with the commit (one round trip
+        // for the whole transaction on a server).
         try queue.writeConcurrente { db in
             var resto = lineas[...]
             while !resto.isEmpty {
@@ -51,10 +52,9 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
                 let argumentos: [any DatabaseValueConvertible] = tanda.flatMap {
                     [$0.1, $0.0] as [any DatabaseValueConvertible]
                 }
-                _ = try db.rows(
+                try db.executeLater(
                     "INSERT INTO registro (partido_id, linea) VALUES \(valores)",
-                    arguments: argumentos
-                ) { _ in () }
+                    arguments: argumentos)
             }
         }
     }
