@@ -20,6 +20,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
     case losAvisosDeUnaEjecucionSalenEnOrden
     case resultadosSoloConElArriendoPropio
     case canalesYSeguimiento
+    case cadaAvisoVaALosCanalesQueLoSiguen
     case pruebasYBannersHuerfanos
     case cambiosYNotificaciones
     case poda
@@ -44,6 +45,8 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
             try await losAvisosDeUnaEjecucionSalenEnOrden(tienda)
         case .resultadosSoloConElArriendoPropio: try await resultadosSoloConElArriendoPropio(tienda)
         case .canalesYSeguimiento: try canalesYSeguimiento(tienda)
+        case .cadaAvisoVaALosCanalesQueLoSiguen:
+            try await cadaAvisoVaALosCanalesQueLoSiguen(tienda)
         case .pruebasYBannersHuerfanos: try await pruebasYBannersHuerfanos(tienda)
         case .cambiosYNotificaciones: try await cambiosYNotificaciones(tienda)
         case .poda: try await poda(tienda)
@@ -330,6 +333,41 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         #expect(try tienda.buzon.quitarCanal("toros"))
         #expect(try !tienda.buzon.quitarCanal("toros"))
         #expect(try tienda.buzon.canales().map(\.nombre) == ["registro"])
+    }
+
+    /// Following (DESIGN §10), decided in the minute's transaction: each goal reaches the
+    /// channels without filters, those following its team, match or competition, and the
+    /// playing process's own channels; a paused channel gets nothing.
+    @MainActor
+    func cadaAvisoVaALosCanalesQueLoSiguen(_ tienda: any Tienda) async throws {
+        let url = #"{"url":"http://127.0.0.1:9/x"}"#
+        let canales = [
+            CanalConfigurado(
+                nombre: "toros", tipo: .webhook, ajustes: url,
+                filtros: FiltrosDeCanal(equipos: ["Toros"])),
+            CanalConfigurado(
+                nombre: "tres", tipo: .webhook, ajustes: url,
+                filtros: FiltrosDeCanal(partidos: [3])),
+            CanalConfigurado(
+                nombre: "uno", tipo: .webhook, ajustes: url,
+                filtros: FiltrosDeCanal(equipos: ["Nadie"], partidos: [1])),
+            CanalConfigurado(nombre: "pausa", tipo: .webhook, activo: false, ajustes: url),
+        ]
+        for canal in canales { #expect(try tienda.buzon.guardar(canal, reemplazar: false)) }
+        _ = try await Self.jugarPartidoUno(tienda, propios: ["terminal"])
+        let avisos = try tienda.buzon.ultimos(limite: 10)
+        var destinos: [String: [String]] = [:]
+        for aviso in avisos {
+            destinos[aviso.aviso.identificador] = aviso.entregas.map(\.canal).sorted()
+            #expect(aviso.entregas.allSatisfy { $0.estado == .pendiente })
+        }
+        let todos = ["registro", "terminal", "uno"]
+        #expect(
+            destinos == [
+                "gol-10-Ana": todos, "gol-10-Iván": (todos + ["toros"]).sorted(),
+                "gol-35-Luis": todos, "gol-35-Sofía": (todos + ["toros"]).sorted(),
+                "gol-60-Marta": todos,
+            ])
     }
 
     @MainActor

@@ -541,22 +541,44 @@ enum ConsultasDeAvisos {
         ahora: Double, seguimiento: Int? = nil
     ) throws {
         guard let primero = avisos.first else { return }
-        let permitido =
-            try db.scalarString(
-                "SELECT valor FROM ajuste WHERE clave = ?", ClaveDeAjuste.permiso) == "1"
         // Following (DESIGN §10) is decided here, in the minute's transaction: each notice
-        // goes to the channels with no filter and to those following it.
-        let encuentro = try db.row(
+        // goes to the channels with no filter and to those following it. Two statements (two
+        // round trips on a server): the permission with the match's names (a row even for no
+        // match), then the active channels with their filters.
+        let (permitido, encuentro) =
+            try db.row(
+                """
+                SELECT (SELECT valor FROM ajuste WHERE clave = ?) AS permiso,
+                    l.nombre AS local, v.nombre AS visitante, p.competicion
+                FROM (SELECT 1 AS una) AS fila
+                LEFT JOIN partido p ON p.id = ?
+                LEFT JOIN equipo l ON l.id = p.local_id
+                LEFT JOIN equipo v ON v.id = p.visitante_id
+                """, ClaveDeAjuste.permiso, primero.partidoId
+            ) { fila in
+                let permitido = fila.optionalString("permiso") == "1"
+                guard let local = fila.optionalString("local"),
+                    let visitante = fila.optionalString("visitante")
+                else { return (permitido, nil as (String, String, String?)?) }
+                return (permitido, (local, visitante, fila.optionalString("competicion")))
+            } ?? (false, nil)
+        var activos: [(String, Set<ClaseDeAviso>)] = []
+        var filtros: [String: FiltrosDeCanal] = [:]
+        try db.forEachRow(
             """
-            SELECT l.nombre AS local, v.nombre AS visitante, p.competicion FROM partido p
-            JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id
-            WHERE p.id = ?
-            """, primero.partidoId
-        ) { ($0.string("local"), $0.string("visitante"), $0.optionalString("competicion")) }
-        let activos = try db.rows(
-            "SELECT nombre, avisar FROM canal WHERE activo = 1 ORDER BY nombre"
-        ) { ($0.string("nombre"), CanalConfigurado.avisar($0.optionalString("avisar"))) }
-        let filtros = try filtros(db)
+            SELECT c.nombre, c.avisar, f.clase, f.valor FROM canal c
+            LEFT JOIN canal_filtro f ON f.canal = c.nombre
+            WHERE c.activo = 1 ORDER BY c.nombre, f.valor
+            """
+        ) { fila in
+            let nombre = fila.string("nombre")
+            if activos.last?.0 != nombre {
+                activos.append((nombre, CanalConfigurado.avisar(fila.optionalString("avisar"))))
+            }
+            if let clase = fila.optionalString("clase") {
+                anotar(&filtros, canal: nombre, clase: clase, valor: fila.string("valor"))
+            }
+        }
         func canales(de aviso: AvisoDeGol) -> [String] {
             let equipo = aviso.lado.flatMap { lado in
                 encuentro.map { lado == .local ? $0.0 : $0.1 }
@@ -603,19 +625,23 @@ enum ConsultasDeAvisos {
         var filtros: [String: FiltrosDeCanal] = [:]
         try db.forEachRow("SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor") {
             fila in
-            let canal = fila.string("canal")
-            let valor = fila.string("valor")
-            switch fila.string("clase") {
-            case "equipo": filtros[canal, default: FiltrosDeCanal()].equipos.append(valor)
-            case "competicion":
-                filtros[canal, default: FiltrosDeCanal()].competiciones.append(valor)
-            default:
-                if let id = Int(valor) {
-                    filtros[canal, default: FiltrosDeCanal()].partidos.append(id)
-                }
-            }
+            anotar(
+                &filtros, canal: fila.string("canal"), clase: fila.string("clase"),
+                valor: fila.string("valor"))
         }
         return filtros
+    }
+
+    /// One stored filter row into its channel's filters.
+    static func anotar(
+        _ filtros: inout [String: FiltrosDeCanal], canal: String, clase: String, valor: String
+    ) {
+        switch clase {
+        case "equipo": filtros[canal, default: FiltrosDeCanal()].equipos.append(valor)
+        case "competicion": filtros[canal, default: FiltrosDeCanal()].competiciones.append(valor)
+        default:
+            if let id = Int(valor) { filtros[canal, default: FiltrosDeCanal()].partidos.append(id) }
+        }
     }
 
     /// Why an orphaned banner is not shown.
