@@ -11,7 +11,7 @@ enum {
     // Start of a run (CronicaSQLite.empezar).
     OTRAS_VIVAS, AJUSTES, INSERTAR_EJECUCION,
     // A minute (CronicaSQLite.registrar and BuzonSQLite.encolar).
-    MINUTO, PERMISO, ENCUENTRO, CANALES_ACTIVOS, FILTROS, INSERTAR_AVISO, INSERTAR_ENTREGA,
+    MINUTO, PERMISO_Y_ENCUENTRO, CANALES_Y_FILTROS, INSERTAR_AVISO, INSERTAR_ENTREGA,
     GOLES_A_MANO, ULTIMO_AVISO,
     // The end.
     TERMINAR, REGISTRO,
@@ -59,13 +59,17 @@ static const char *const sql[SENTENCIAS] = {
         "latido = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
         "WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL "
         "RETURNING mano_local, mano_visitante",
-    [PERMISO] = "SELECT valor FROM ajuste WHERE clave = ?",
-    [ENCUENTRO] =
-        "SELECT l.nombre AS local, v.nombre AS visitante, p.competicion FROM partido p "
-        "JOIN equipo l ON l.id = p.local_id JOIN equipo v ON v.id = p.visitante_id "
-        "WHERE p.id = ?",
-    [CANALES_ACTIVOS] = "SELECT nombre, avisar FROM canal WHERE activo = 1 ORDER BY nombre",
-    [FILTROS] = "SELECT canal, clase, valor FROM canal_filtro ORDER BY canal, valor",
+    [PERMISO_Y_ENCUENTRO] =
+        "SELECT (SELECT valor FROM ajuste WHERE clave = ?) AS permiso, "
+        "l.nombre AS local, v.nombre AS visitante, p.competicion "
+        "FROM (SELECT 1 AS una) AS fila "
+        "LEFT JOIN partido p ON p.id = ? "
+        "LEFT JOIN equipo l ON l.id = p.local_id "
+        "LEFT JOIN equipo v ON v.id = p.visitante_id",
+    [CANALES_Y_FILTROS] =
+        "SELECT c.nombre, c.avisar, f.clase, f.valor FROM canal c "
+        "LEFT JOIN canal_filtro f ON f.canal = c.nombre "
+        "WHERE c.activo = 1 ORDER BY c.nombre, f.valor",
     [INSERTAR_AVISO] =
         "INSERT INTO aviso (ejecucion_id, partido_id, tipo, identificador, titulo, "
         "cuerpo, minuto, anadido, jugador, equipo, marcador_local, marcador_visitante, adjunto, "
@@ -229,19 +233,23 @@ int marcador_base_partido(
         T("00c0ffee00c0ffee");
         if ((codigo = correr(s))) return codigo;
         if (siguiente > primero) {
-            s = base->s[PERMISO]; i = 1; T("avisos_permitidos");
+            s = base->s[PERMISO_Y_ENCUENTRO]; i = 1; T("avisos_permitidos"); I(partido);
             if ((codigo = correr(s))) return codigo;
-            s = base->s[ENCUENTRO]; i = 1; I(partido);
-            if ((codigo = correr(s))) return codigo;
-            // The active channels, kept as marcador keeps them.
+            // The active channels (one row per filter), kept as marcador keeps them.
             char canales[8][64];
             int cuantos = 0;
-            s = base->s[CANALES_ACTIVOS];
-            while ((codigo = sqlite3_step(s)) == SQLITE_ROW && cuantos < 8) {
-                snprintf(canales[cuantos++], 64, "%s", (const char *)sqlite3_column_text(s, 0));
+            s = base->s[CANALES_Y_FILTROS];
+            while ((codigo = sqlite3_step(s)) == SQLITE_ROW) {
+                const char *nombre = (const char *)sqlite3_column_text(s, 0);
+                (void)sqlite3_column_text(s, 1);
+                (void)sqlite3_column_text(s, 2);
+                (void)sqlite3_column_text(s, 3);
+                if (cuantos < 8 && (cuantos == 0 || strcmp(canales[cuantos - 1], nombre) != 0)) {
+                    snprintf(canales[cuantos++], 64, "%s", nombre);
+                }
             }
             sqlite3_reset(s);
-            if ((codigo = correr(base->s[FILTROS]))) return codigo;
+            if (codigo != SQLITE_DONE) return codigo;
             for (int g = primero; g < siguiente; g++) {
                 s = base->s[INSERTAR_AVISO]; i = 1;
                 I(ejecucion); I(partido); T("gol"); T(goles[g].identificador); T("¡Gol!");
