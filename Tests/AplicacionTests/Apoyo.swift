@@ -30,3 +30,37 @@ func esperarHasta(
     }
     Issue.record("la condición no se cumplió tras 100.000 turnos", sourceLocation: sourceLocation)
 }
+
+/// A store as it is, but for the parts a test puts in its place: its outbox, its clock.
+struct TiendaCambiada: Tienda {
+    let base: any Tienda
+    var buzonPropio: (any Buzon)?
+    var reloj: (@Sendable () -> Double)?
+
+    init(
+        base: any Tienda, buzon: (any Buzon)? = nil, ahora: (@Sendable () -> Double)? = nil
+    ) {
+        self.base = base
+        buzonPropio = buzon
+        reloj = ahora
+    }
+
+    var descripcion: String { base.descripcion }
+    func ahora() -> Double { reloj?() ?? base.ahora() }
+    func ficheroDeSemilla(_ nombre: String) -> [UInt8]? { nil }
+    func reiniciarDatos() throws { try base.reiniciarDatos() }
+    var partidos: any PartidosRepositorio { base.partidos }
+    var ejecuciones: any Ejecuciones { base.ejecuciones }
+    var buzon: any Buzon { buzonPropio ?? base.buzon }
+    var cambios: any Cambios { base.cambios }
+    var mantenimiento: any Mantenimiento { base.mantenimiento }
+    var importacion: any Importacion { base.importacion }
+    var fuentes: any Fuentes { base.fuentes }
+    func registro(eco: Bool) -> any Registro { base.registro(eco: false) }
+    func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
+        try base.lineasDelRegistro(partido: partido, limite: limite)
+    }
+    func escuchar(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? { nil }
+}

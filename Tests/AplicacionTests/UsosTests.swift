@@ -129,29 +129,6 @@ struct UsosTests {
 /// as if it were done — it fails (74) saying how much is left, with the leases given back.
 @Suite("Núcleo: un envío que la tienda no deja terminar")
 struct EnvioFallidoTests {
-    /// The store as it is, but for claims, which fail.
-    struct TiendaQueFalla: Tienda {
-        let base: any Tienda
-        var descripcion: String { base.descripcion }
-        func ahora() -> Double { base.ahora() }
-        func ficheroDeSemilla(_ nombre: String) -> [UInt8]? { nil }
-        func reiniciarDatos() throws { try base.reiniciarDatos() }
-        var partidos: any PartidosRepositorio { base.partidos }
-        var ejecuciones: any Ejecuciones { base.ejecuciones }
-        var buzon: any Buzon { BuzonQueFalla(base: base.buzon) }
-        var cambios: any Cambios { base.cambios }
-        var mantenimiento: any Mantenimiento { base.mantenimiento }
-        var importacion: any Importacion { base.importacion }
-        var fuentes: any Fuentes { base.fuentes }
-        func registro(eco: Bool) -> any Registro { base.registro(eco: false) }
-        func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
-            try base.lineasDelRegistro(partido: partido, limite: limite)
-        }
-        func escuchar(
-            _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
-        ) -> (any Escucha)? { nil }
-    }
-
     struct Averia: Error {}
 
     /// Every call goes to the real outbox, but a claim throws.
@@ -202,7 +179,9 @@ struct EnvioFallidoTests {
         let nucleoReal = Nucleo(tienda: base, entorno: [:])
         _ = try await Juegos(nucleo: nucleoReal, registro: RegistroEspia()).jugar(
             PeticionDeJuego(partido: 1, msPorMinuto: 0))
-        let nucleo = Nucleo(tienda: TiendaQueFalla(base: base), entorno: [:])
+        // The store as it is, but for claims, which fail.
+        let tienda = TiendaCambiada(base: base, buzon: BuzonQueFalla(base: base.buzon))
+        let nucleo = Nucleo(tienda: tienda, entorno: [:])
         let reparto = Reparto(nucleo) { _ in }
         do {
             _ = try await reparto.enviar(configuracion: Despachador.Configuracion())
@@ -218,36 +197,11 @@ struct EnvioFallidoTests {
 /// `Nucleo.intervaloDePoda` of the store's clock; a retention setting prunes at once.
 @Suite("Núcleo: la poda de cada minuto")
 struct PodaPorIntervaloTests {
-    /// The store as it is, with its clock in the test's hands.
-    final class TiendaConReloj: Tienda {
-        let base: any Tienda
-        let reloj: Mutex<Double>
-        init(base: any Tienda, ahora: Double) {
-            self.base = base
-            reloj = Mutex(ahora)
-        }
-        var descripcion: String { base.descripcion }
-        func ahora() -> Double { reloj.withLock { $0 } }
-        func ficheroDeSemilla(_ nombre: String) -> [UInt8]? { nil }
-        func reiniciarDatos() throws { try base.reiniciarDatos() }
-        var partidos: any PartidosRepositorio { base.partidos }
-        var ejecuciones: any Ejecuciones { base.ejecuciones }
-        var buzon: any Buzon { base.buzon }
-        var cambios: any Cambios { base.cambios }
-        var mantenimiento: any Mantenimiento { base.mantenimiento }
-        var importacion: any Importacion { base.importacion }
-        var fuentes: any Fuentes { base.fuentes }
-        func registro(eco: Bool) -> any Registro { base.registro(eco: false) }
-        func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro] {
-            try base.lineasDelRegistro(partido: partido, limite: limite)
-        }
-        func escuchar(
-            _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
-        ) -> (any Escucha)? { nil }
-    }
-
     @Test func unaPodaPorMinutoYLaDeUnAjusteEnSeguida() throws {
-        let tienda = TiendaConReloj(base: TiendaSQLite(try Almacen.enMemoria()), ahora: 1e9)
+        // The store as it is, with its clock in the test's hands.
+        let hora = Mutex(1e9)
+        let tienda = TiendaCambiada(
+            base: TiendaSQLite(try Almacen.enMemoria()), ahora: { hora.withLock { $0 } })
         let nucleo = Nucleo(tienda: tienda, entorno: [:], reloj: Reloj(RelojManual()))
         var ajustes = try tienda.partidos.ajustes()
         ajustes.lineasDeRegistro = 100
@@ -263,11 +217,11 @@ struct PodaPorIntervaloTests {
         #expect(try lineas() == 100)
         anotar(250)
         // Within the minute: another command does not prune again.
-        tienda.reloj.withLock { $0 += Nucleo.intervaloDePoda - 1 }
+        hora.withLock { $0 += Nucleo.intervaloDePoda - 1 }
         try nucleo.podarSiToca()
         #expect(try lineas() == 350)
         // A minute after the last prune, the next one does.
-        tienda.reloj.withLock { $0 += 1 }
+        hora.withLock { $0 += 1 }
         try nucleo.podarSiToca()
         #expect(try lineas() == 100)
         // A retention setting changed within the minute prunes at once.
