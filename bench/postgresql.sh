@@ -76,8 +76,8 @@ ronda() {
 }
 ${CC:-cc} -O2 -o "$DIR/despacho_pg" bench/despacho_pg.c $(pkg-config --cflags --libs libpq)
 
-# min/median/max of a column of numbers.
-resumen() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.0f %.0f %.0f\n", v[1], m, v[NR] }'; }
+# min/median/max of a column of numbers, with $1 decimals (none by default).
+resumen() { sort -n | awk -v d="${1:-0}" '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; f = "%." d "f"; printf f " " f " " f "\n", v[1], m, v[NR] }'; }
 
 echo "Despacho de $AVISOS avisos al canal registro ($RONDAS rondas; marcador y C alternan en cada una; mín/mediana/máx):"
 for r in $(seq "$RONDAS"); do ronda sqlite 1 marcador; done > "$DIR/s1"
@@ -116,10 +116,9 @@ for resultado, fichero in zip(r, sys.argv[2:]):
     print(f"{resultado['median'] * 1000:.1f}", file=open(fichero, "a"))
 PY
 done
-resumen1() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f %.1f %.1f\n", v[1], m, v[NR] }'; }
-read -r Smin S Smax < <(resumen1 < "$DIR/motor-s")
-read -r Pmin P Pmax < <(resumen1 < "$DIR/motor-p")
-read -r Cmin C Cmax < <(resumen1 < "$DIR/motor-c")
+read -r Smin S Smax < <(resumen 1 < "$DIR/motor-s")
+read -r Pmin P Pmax < <(resumen 1 < "$DIR/motor-p")
+read -r Cmin C Cmax < <(resumen 1 < "$DIR/motor-c")
 printf '  SQLite %s ms (%s–%s); PostgreSQL %s ms (%s–%s): %.2f× SQLite\n' "$S" "$Smin" "$Smax" "$P" "$Pmin" "$Pmax" "$(echo "$P / $S" | bc -l)"
 printf '  suelo en PostgreSQL (C: conectar, empezar, los 90 minutos, terminar): %s ms (%s–%s) = %.2f× SQLite; marcador %.2f× el suelo\n' \
   "$C" "$Cmin" "$Cmax" "$(echo "$C / $S" | bc -l)" "$(echo "$P / $C" | bc -l)"

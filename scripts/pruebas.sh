@@ -11,8 +11,7 @@ SWIFT=${SWIFT:-swift}
 LIMITE=${LIMITE:-900}
 carpeta=.build/pruebas
 mkdir -p "$carpeta"
-procesos=(MarcadorTests ContratoPostgreSQLTests ReclamosSimultaneosPostgreSQLTests TuberiaPostgreSQLTests
-    PodaSimultaneaPostgreSQLTests)
+procesos=(MarcadorTests ContratoPostgreSQLTests ReclamosSimultaneosPostgreSQLTests TuberiaPostgreSQLTests)
 
 # Runs one `swift test` with its output to a file; prints the failures as they are.
 correr() {

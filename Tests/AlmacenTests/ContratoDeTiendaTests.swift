@@ -610,6 +610,25 @@ struct ContratoPostgreSQLTests {
     "Reclamos simultáneos · PostgreSQL", .serialized,
     .enabled(if: ServidorPostgres.falta == nil, Comment(rawValue: ServidorPostgres.falta ?? "")))
 struct ReclamosSimultaneosPostgreSQLTests {
+    /// The routine prune claimed from six connections at the same instant (six processes
+    /// starting together): one of them prunes, the row lock makes the others see its claim.
+    @Test func seisConexionesYUnaSolaPoda() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        try await fueraDelPool {
+            let tiendas = try (0..<6).map { _ in TiendaPG(try AlmacenPG.abrir(url: url)) }
+            let ahora = tiendas[0].ahora()
+            for ronda in 0..<3 {
+                let ganadores = Mutex(0)
+                DispatchQueue.concurrentPerform(iterations: tiendas.count) { i in
+                    let toca = try? tiendas[i].mantenimiento.tocaPodar(
+                        ahora: ahora + Double(ronda) * 60, intervalo: 60)
+                    if toca == true { ganadores.withLock { $0 += 1 } }
+                }
+                #expect(ganadores.withLock { $0 } == 1, "ronda \(ronda)")
+            }
+        }
+    }
+
     /// A claim beside another one skips the rows that one has locked and may come back empty
     /// with work left (round 3: three `avisos enviar` ended with 44 of 20,000 pending): the
     /// drain's check still sees those rows, so it claims again instead of ending.
@@ -637,30 +656,6 @@ struct ReclamosSimultaneosPostgreSQLTests {
         let lote = try tienda.buzon.reclamar(reclamo)
         #expect(lote.map(\.aviso.identificador) == ContratoDeTienda.partidoUno)
         #expect(try !tienda.buzon.quedanReclamables(ContratoDeTienda.reclamo("dos", ahora: ahora)))
-    }
-}
-
-/// The routine prune claimed from six connections at the same instant (six processes
-/// starting together): one of them prunes, the row lock makes the others see its claim.
-@Suite(
-    "Poda simultánea · PostgreSQL", .serialized,
-    .enabled(if: ServidorPostgres.falta == nil, Comment(rawValue: ServidorPostgres.falta ?? "")))
-struct PodaSimultaneaPostgreSQLTests {
-    @Test func seisConexionesYUnaSolaPoda() async throws {
-        let url = try await ServidorPostgres.compartido().baseNueva()
-        try await fueraDelPool {
-            let tiendas = try (0..<6).map { _ in TiendaPG(try AlmacenPG.abrir(url: url)) }
-            let ahora = tiendas[0].ahora()
-            for ronda in 0..<3 {
-                let ganadores = Mutex(0)
-                DispatchQueue.concurrentPerform(iterations: tiendas.count) { i in
-                    let toca = try? tiendas[i].mantenimiento.tocaPodar(
-                        ahora: ahora + Double(ronda) * 60, intervalo: 60)
-                    if toca == true { ganadores.withLock { $0 += 1 } }
-                }
-                #expect(ganadores.withLock { $0 } == 1, "ronda \(ronda)")
-            }
-        }
     }
 }
 
