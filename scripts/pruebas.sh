@@ -11,7 +11,8 @@ SWIFT=${SWIFT:-swift}
 LIMITE=${LIMITE:-900}
 carpeta=.build/pruebas
 mkdir -p "$carpeta"
-procesos=(MarcadorTests ContratoPostgreSQLTests ReclamosSimultaneosPostgreSQLTests TuberiaPostgreSQLTests)
+procesos=(MarcadorTests ContratoPostgreSQLTests ReclamosSimultaneosPostgreSQLTests TuberiaPostgreSQLTests
+    CambiosPostgreSQLTests)
 
 # Runs one `swift test` with its output to a file; prints the failures as they are.
 correr() {

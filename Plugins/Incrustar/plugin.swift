@@ -7,7 +7,8 @@ import PackagePlugin
 ///
 /// The binary must work from any directory, so it cannot read these files at run time; a build
 /// tool plugin keeps the files as the single source of truth and regenerates the literals
-/// whenever one of them changes or a new one appears.
+/// whenever one of them changes. A new file is seen when SwiftPM plans the build again (a
+/// clean build, or after `touch Package.swift`): the list of files is read while planning.
 @main
 struct Incrustar: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {

@@ -840,3 +840,72 @@ struct TuberiaPostgreSQLTests {
         }
     }
 }
+
+/// The change log's rule lives in the schema for every writer (migration 0017): a change gets
+/// its number from the column's default, which rings `marcador_cambios` once per transaction
+/// that appends, and a run's UPDATE appends only when a shown column changed.
+@Suite(
+    "Registro de cambios · PostgreSQL", .serialized,
+    .enabled(if: ServidorPostgres.falta == nil, Comment(rawValue: ServidorPostgres.falta ?? "")))
+struct CambiosPostgreSQLTests {
+    @Test func cadaTransaccionQueAnotaSuenaUnaVez() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        let cola = try await fueraDelPool { try AlmacenPG.abrir(url: url) }
+        let cargas = Mutex<[String]>([])
+        let escucha = cola.escuchar(.cambios) { carga in cargas.withLock { $0.append(carga) } }
+        defer { escucha?.parar() }
+        // The listener's LISTEN is in effect once its session sits idle after it.
+        let escuchando = try await sondearQue(limite: .seconds(20)) {
+            try await fueraDelPool {
+                try cola.read {
+                    try $0.scalarInt(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                            + " AND state = 'idle' AND query = 'LISTEN marcador_cambios'")
+                }
+            } == 1
+        }
+        #expect(escuchando)
+        let (antes, despues) = try await fueraDelPool {
+            let antes = try cola.read { try $0.scalarInt("SELECT count(*) FROM cambio") }
+            // Nothing appended: no ring. Three rows in one transaction: one ring.
+            try cola.write {
+                try $0.execute("INSERT INTO cambio (clase) SELECT 'ajustes' WHERE false")
+            }
+            try cola.write {
+                try $0.execute(
+                    "INSERT INTO cambio (clase) SELECT 'ajustes' FROM generate_series(1, 3)")
+            }
+            // A run's UPDATE that leaves every shown column as it was appends nothing; one that
+            // moves the minute appends that minute, and rings.
+            try cola.write { db in
+                try db.execute(
+                    "INSERT INTO ejecucion (partido_id, codigo, duracion, estado) VALUES (1, 'c', 90, 'en_juego')"
+                )
+                try db.execute(
+                    "UPDATE ejecucion SET minuto = minuto, latido = 'x' WHERE codigo = 'c'")
+            }
+            try cola.write {
+                try $0.execute("UPDATE ejecucion SET minuto = minuto WHERE codigo = 'c'")
+            }
+            try cola.write { try $0.execute("UPDATE ejecucion SET minuto = 7 WHERE codigo = 'c'") }
+            // Rings arrive in commit order: once this one is here, every earlier one is too.
+            try cola.write { try $0.execute("SELECT pg_notify('marcador_cambios', 'fin')") }
+            let despues = try cola.read { try $0.scalarInt("SELECT count(*) FROM cambio") }
+            return (antes, despues)
+        }
+        let llego = await sondearQue(limite: .seconds(20)) { cargas.withLock { $0.last == "fin" } }
+        #expect(llego)
+        // The three rows, the run's first change (its INSERT) and minute 7.
+        #expect((despues ?? 0) - (antes ?? 0) == 5)
+        #expect(cargas.withLock { $0 } == ["", "", "", "fin"])
+        let minutos = try await fueraDelPool {
+            try cola.read { db in
+                try db.rows(
+                    "SELECT c.minuto FROM cambio c JOIN ejecucion e ON e.id = c.ejecucion_id"
+                        + " WHERE e.codigo = 'c' ORDER BY c.id"
+                ) { $0.int(0) }
+            }
+        }
+        #expect(minutos == [0, 7])
+    }
+}
