@@ -396,9 +396,9 @@ public final class Despachador: Sendable {
                 continue
             }
             // Consecutive notices with nothing to fetch go to a channel that answers at once in
-            // one call (the log writes them in one transaction); to one that waits, one at a
-            // time, each checked against its lease first; one with an attachment goes alone,
-            // enriched.
+            // one call, whatever their runs (the log writes a whole batch in one transaction,
+            // not one per match); to one that waits, one at a time, each checked against its
+            // lease first; one with an attachment goes alone, enriched.
             var tramo: [AvisoDeGol]
             if let adjuntos, entrega.aviso.adjunto != nil {
                 tramo = [await adjuntos.preparar(entrega)]
@@ -408,7 +408,7 @@ public final class Despachador: Sendable {
                 while canal.notificador.esInmediato && indice + tramo.count < entregas.count {
                     let siguiente = entregas[indice + tramo.count]
                     guard adjuntos == nil || siguiente.aviso.adjunto == nil,
-                        siguiente.ejecucion == entrega.ejecucion,
+                        !retenidas.contains(siguiente.ejecucion),
                         desenlaceSinEntregar(siguiente, permiso: permiso, momento: momento) == nil
                     else { break }
                     tramo.append(siguiente.aviso)
@@ -432,10 +432,12 @@ public final class Despachador: Sendable {
                 pendientes.append(
                     ResultadoDeEntrega(avisoId: de.avisoId, canal: canal.nombre, desenlace: final))
             }
-            // What the channel did not attempt waits behind a failure of its own run.
+            // What the channel did not attempt goes back to the queue, and the rest of each of
+            // its runs in this batch waits with it: nothing of a run overtakes a notice of it
+            // that was given back.
             let sinIntentar = entregas[(indice + fallos.count)..<(indice + tramo.count)]
             if !sinIntentar.isEmpty {
-                retenidas.insert(entrega.ejecucion)
+                retenidas.formUnion(sinIntentar.map(\.ejecucion))
                 soltar(sinIntentar.map(\.avisoId), canal: canal.nombre)
             }
             indice += tramo.count

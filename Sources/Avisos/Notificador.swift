@@ -19,10 +19,11 @@ public protocol Notificador: Sendable {
     ///   `CancellationError` when the task was cancelled mid-delivery (nothing is known).
     func notificarGol(_ aviso: AvisoDeGol) async throws
 
-    /// Publishes several notices of one run in order, each with its own outcome (`nil`
-    /// delivered). A channel that can do it in one go (the log, in one transaction) overrides
-    /// it. The outcomes may cover only the first notices: after a failure worth retrying the
-    /// later ones are not attempted (they wait behind it, DESIGN §8 order) and are given back.
+    /// Publishes several notices in order (of one run, or, to a channel that answers at once,
+    /// of several runs one after another), each with its own outcome (`nil` delivered). A
+    /// channel that can do it in one go (the log, in one transaction) overrides it. The
+    /// outcomes may cover only the first notices: after a failure worth retrying the later ones
+    /// are not attempted (they wait behind it, DESIGN §8 order) and are given back.
     /// - Throws: `CancellationError` only; the outcomes of a cancelled batch are unknown.
     func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?]
 }

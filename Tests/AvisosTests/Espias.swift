@@ -107,3 +107,41 @@ func esperarQue(
     if try condicion() { return }
     Issue.record("la condición no se cumplió a tiempo", sourceLocation: sourceLocation)
 }
+
+/// A channel that answers at once, as the log does: it records each call's notices and can
+/// fail once, worth retrying, at a given call and position, attempting nothing after it.
+final class InmediatoEspia: Notificador {
+    let canal = "registro"
+    let esInmediato = true
+    private let recibidas = Mutex<[[String]]>([])
+    private let entregados = Mutex<[String]>([])
+    private let falloEn: (llamada: Int, posicion: Int)?
+
+    init(falloEn: (llamada: Int, posicion: Int)? = nil) { self.falloEn = falloEn }
+
+    /// Each call's notices, by identifier, attempted or not.
+    var llamadas: [[String]] { recibidas.withLock { $0 } }
+    /// Notices delivered, in order.
+    var avisos: [String] { entregados.withLock { $0 } }
+
+    func notificarGol(_ aviso: AvisoDeGol) async throws {
+        if let fallo = try await notificarGoles([aviso]).first, let fallo { throw fallo }
+    }
+
+    func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
+        let llamada = recibidas.withLock {
+            $0.append(avisos.map(\.identificador))
+            return $0.count
+        }
+        var fallos: [FalloDeEntrega?] = []
+        for (posicion, aviso) in avisos.enumerated() {
+            if let falloEn, falloEn == (llamada, posicion) {
+                fallos.append(FalloDeEntrega("HTTP 503", reintentable: true))
+                break
+            }
+            entregados.withLock { $0.append(aviso.identificador) }
+            fallos.append(nil)
+        }
+        return fallos
+    }
+}
