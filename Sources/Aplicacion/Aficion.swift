@@ -177,15 +177,14 @@ extension Nucleo {
         campo: Clasificacion.Campo = .todos, desempate: Clasificacion.Desempate = .goles
     ) throws -> (competicion: String, formato: FormatoDeCompeticion, tablas: [TablaDeGrupo]) {
         let nombre = try buscarCompeticion(texto)
-        // In playing order, so each team's form reads oldest to newest.
-        let fichas = try tienda.partidos.fichas(competicion: nombre, conEventos: false)
-            .enumerated().sorted { a, b in
-                let (x, y) = (
-                    Saque(fecha: a.element.fecha, hora: a.element.hora)?.segundos ?? .min,
-                    Saque(fecha: b.element.fecha, hora: b.element.hora)?.segundos ?? .min
-                )
-                return x != y ? x < y : a.offset < b.offset
-            }.map(\.element)
+        // In playing order, so each team's form reads oldest to newest. Each kick-off is read
+        // from its text once, not at every comparison of the sort (10,000 matches: 14 reads
+        // each, two thirds of the command's time).
+        let leidas = try tienda.partidos.fichas(competicion: nombre, conEventos: false)
+        let saques: [Int] = leidas.map { Saque(fecha: $0.fecha, hora: $0.hora)?.segundos ?? .min }
+        let fichas = leidas.indices.sorted { a, b in
+            saques[a] != saques[b] ? saques[a] < saques[b] : a < b
+        }.map { leidas[$0] }
         func tabla(_ grupo: String?, _ partidos: [FichaDePartido]) -> TablaDeGrupo {
             let equipos = Set(
                 partidos.flatMap { [$0.partido.local.nombre, $0.partido.visitante.nombre] })

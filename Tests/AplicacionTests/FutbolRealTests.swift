@@ -103,6 +103,30 @@ struct FutbolRealTests {
         #expect(goleadores.sinLista == 352)
     }
 
+    /// A team's form reads oldest to newest by kick-off, whatever the file's order: here the
+    /// file lists A's matches newest first, and two on one day by their times.
+    @Test func laFormaVaEnOrdenDeSaqueNoDelFichero() throws {
+        let fichero = NSTemporaryDirectory() + "forma-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: fichero) }
+        try Data(
+            """
+            {"name": "Liga de la forma", "matches": [
+              {"round": "Matchday 3", "date": "2024-09-20", "team1": "A", "team2": "B",
+               "score": {"ft": [2, 0]}},
+              {"round": "Matchday 2", "date": "2024-09-13", "time": "21:00", "team1": "C",
+               "team2": "A", "score": {"ft": [1, 1]}},
+              {"round": "Matchday 2", "date": "2024-09-13", "time": "18:00", "team1": "A",
+               "team2": "D", "score": {"ft": [0, 1]}},
+              {"round": "Matchday 1", "date": "2024-09-06", "team1": "B", "team2": "A",
+               "score": {"ft": [0, 3]}}
+            ]}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: fichero))
+        _ = try nucleo.importar(try Nucleo.leerPartidos(fichero), simular: false)
+        let filas = try #require(try nucleo.clasificacion(competicion: "forma").tablas.first?.filas)
+        #expect(filas.first { $0.equipo == "A" }?.ultimos == "GPEG")
+    }
+
     @Test func unaFaseDeLigaNoCuentaLasEliminatorias() throws {
         let fichero = NSTemporaryDirectory() + "champions-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: fichero) }
