@@ -30,6 +30,14 @@ struct FutbolRealTests {
         _ = try nucleo.importar(competicion, simular: false)
     }
 
+    /// Imports an openfootball file written here, from a temporary file removed afterwards.
+    func importarTexto(_ json: String) throws {
+        let fichero = NSTemporaryDirectory() + "futbol-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: fichero) }
+        try Data(json.utf8).write(to: URL(fileURLWithPath: fichero))
+        _ = try nucleo.importar(try Nucleo.leerPartidos(fichero), simular: false)
+    }
+
     /// The file read with JSONSerialization, not marcador's reader: results per match.
     func resultadosDelFichero(_ nombre: String) throws -> [(String, String, Int, Int)] {
         let datos = try Data(contentsOf: URL(fileURLWithPath: Self.datos + "/" + nombre))
@@ -106,9 +114,7 @@ struct FutbolRealTests {
     /// A team's form reads oldest to newest by kick-off, whatever the file's order: here the
     /// file lists A's matches newest first, and two on one day by their times.
     @Test func laFormaVaEnOrdenDeSaqueNoDelFichero() throws {
-        let fichero = NSTemporaryDirectory() + "forma-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: fichero) }
-        try Data(
+        try importarTexto(
             """
             {"name": "Liga de la forma", "matches": [
               {"round": "Matchday 3", "date": "2024-09-20", "team1": "A", "team2": "B",
@@ -120,17 +126,13 @@ struct FutbolRealTests {
               {"round": "Matchday 1", "date": "2024-09-06", "team1": "B", "team2": "A",
                "score": {"ft": [0, 3]}}
             ]}
-            """.utf8
-        ).write(to: URL(fileURLWithPath: fichero))
-        _ = try nucleo.importar(try Nucleo.leerPartidos(fichero), simular: false)
+            """)
         let filas = try #require(try nucleo.clasificacion(competicion: "forma").tablas.first?.filas)
         #expect(filas.first { $0.equipo == "A" }?.ultimos == "GPEG")
     }
 
     @Test func unaFaseDeLigaNoCuentaLasEliminatorias() throws {
-        let fichero = NSTemporaryDirectory() + "champions-\(UUID().uuidString).json"
-        defer { try? FileManager.default.removeItem(atPath: fichero) }
-        try Data(
+        try importarTexto(
             """
             {"name": "UEFA Champions League 2024/25", "matches": [
               {"round": "League, Matchday 1", "date": "2024-09-17", "team1": "A", "team2": "B",
@@ -144,9 +146,7 @@ struct FutbolRealTests {
               {"round": "Final", "date": "2025-05-31", "team1": "C", "team2": "B",
                "score": {"ft": [5, 0]}}
             ]}
-            """.utf8
-        ).write(to: URL(fileURLWithPath: fichero))
-        _ = try nucleo.importar(try Nucleo.leerPartidos(fichero), simular: false)
+            """)
         let (_, formato, tablas) = try nucleo.clasificacion(competicion: "champions league")
         #expect(formato == .faseDeLiga)
         let filas = try #require(tablas.first?.filas)
