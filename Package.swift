@@ -126,7 +126,7 @@ let package = Package(
             dependencies: ["incrustador"]
         ),
         .testTarget(name: "TorneoTests", dependencies: ["Torneo"]),
-        .testTarget(name: "DirectoTests", dependencies: ["Directo", "Torneo"]),
+        .testTarget(name: "DirectoTests", dependencies: ["Directo", "Importador", "Torneo"]),
         .testTarget(
             name: "AlmacenTests",
             dependencies: [

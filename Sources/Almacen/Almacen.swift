@@ -23,6 +23,9 @@ public enum Almacen {
     public static func abrir(
         ruta: String, reiniciarDatos: Bool = false, migrator: Migrator = Migrator()
     ) throws -> DatabaseQueue {
+        if let inmutable = soloLectura(ruta) {
+            return try abrirParaLeer(ruta, inmutable: inmutable, migrator: migrator)
+        }
         try crearPrivado(ruta)
         try comprobarFicheros(ruta)
         let db = try Database(path: ruta)
@@ -37,6 +40,43 @@ public enum Almacen {
             try Semillas.cargarSiFaltan(en: db)
         }
         if try Inicios.faltan(db) { try db.transaction { try Inicios.completar(db) } }
+        return DatabaseQueue(db)
+    }
+
+    /// Whether the database at `ruta` exists and cannot be written (a read-only file system,
+    /// or a file without write permission), and then whether it can never change while open
+    /// (the file system itself is read-only); `nil` for a database marcador may write.
+    static func soloLectura(_ ruta: String) -> Bool? {
+        guard ruta != ":memory:", !ruta.isEmpty, !ruta.hasPrefix("file:") else { return nil }
+        var info = stat()
+        guard lstat(ruta, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var sistema = statvfs()
+        let sistemaDeSoloLectura =
+            statvfs(ruta, &sistema) == 0 && sistema.f_flag & UInt(ST_RDONLY) != 0
+        if sistemaDeSoloLectura { return true }
+        return access(ruta, W_OK) != 0 ? false : nil
+    }
+
+    /// A database that cannot be written is still read (issue 41: `partidos` on a read-only
+    /// file system exited 74): no WAL switch, no migration, no seed, no mark; every write
+    /// fails with SQLite's «solo lectura», exit 74. One that needs a migration cannot be read
+    /// by this binary, and says so. On a read-only file system the file is opened immutable,
+    /// unless a `-wal` holds commits not yet checkpointed (SQLite then reads through it).
+    static func abrirParaLeer(_ ruta: String, inmutable: Bool, migrator: Migrator) throws
+        -> DatabaseQueue
+    {
+        try comprobarFicheros(ruta)
+        var diario = stat()
+        let conDiario = stat(ruta + "-wal", &diario) == 0 && diario.st_size > 0
+        let db = try Database(path: ruta, readOnly: true, inmutable: inmutable && !conDiario)
+        try migrator.checkNotSuperseded(db)
+        try comprobarQueEsDeMarcador(db)
+        if try migrator.currentVersion(db) < migrator.latestVersion {
+            throw SQLiteError(
+                code: .readonly,
+                message: "la base de datos es de una versión anterior y hay que migrarla")
+        }
+        try db.execute("PRAGMA foreign_keys = ON")
         return DatabaseQueue(db)
     }
 

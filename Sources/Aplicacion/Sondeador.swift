@@ -177,22 +177,33 @@ public final class Sondeador: Sendable {
                 return fallido(
                     arrendada, "la respuesta pasa de \(Self.bytesMaximos / 1_048_576) MB")
             }
-            let partidos: [PartidoDelFeed]
+            let lectura: LecturaDeFeed
             do {
-                partidos = try formato.leer(
+                lectura = try formato.leer(
                     respuesta.cuerpo, nombrePorDefecto: fuente.configurada.nombre)
             } catch {
                 return fallido(arrendada, "respuesta ilegible: \(TextoSeguro.limpio("\(error)"))")
             }
+            let partidos = lectura.partidos
             let cambiados = comparar(partidos, con: arrendada, ahora: ahora)
             let avisos = cambiados.reduce(0) { $0 + $1.avisos.count }
+            // A match that could not be read is said, not a failure of the source: the others
+            // of the answer go on (issue 41).
+            let ilegibles =
+                lectura.descartados.isEmpty
+                ? ""
+                : "; "
+                    + Textos.cuenta(
+                        lectura.descartados.count, "partido ilegible", "partidos ilegibles") + " ("
+                    + lectura.descartados.prefix(3).map { TextoSeguro.limpio($0) }.joined(
+                        separator: "; ") + (lectura.descartados.count > 3 ? "; …" : "") + ")"
             return SondeoHecho(
                 fuente: fuente.id, etag: respuesta.cabeceras["etag"],
                 modificado: respuesta.cabeceras["last-modified"], proximo: proximo,
                 estado: "\(respuesta.codigo), "
                     + Textos.cuenta(partidos.count, "partido", "partidos") + ", "
                     + "\(cambiados.count) cambiaron, "
-                    + Textos.cuenta(avisos, "aviso", "avisos"),
+                    + Textos.cuenta(avisos, "aviso", "avisos") + ilegibles,
                 fallido: false, partidos: cambiados)
         case 429:
             let espera = max(

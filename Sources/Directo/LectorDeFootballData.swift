@@ -5,10 +5,11 @@ import Torneo
 /// `/v4/competitions/{code}/matches` answer): each match's `id`, `utcDate`, `status`,
 /// `minute`, `homeTeam`/`awayTeam`, `score` and, where the plan gives them, `goals`.
 /// Lenient with what it does not need, strict with what it does: a match without teams or an
-/// id is an error, never a guess.
+/// id is left out and said, never guessed; names are the provider's, made safe (DESIGN §9), and
+/// one match that cannot be read never holds back the others (issue 41).
 public enum LectorDeFootballData {
     public static func leer(_ bytes: [UInt8], competicion porDefecto: String) throws
-        -> [PartidoDelFeed]
+        -> LecturaDeFeed
     {
         let raiz: ValorJSON
         do {
@@ -19,10 +20,21 @@ public enum LectorDeFootballData {
         guard case .lista(let lista)? = raiz["matches"] else {
             throw FalloDeFeed("la respuesta no trae la lista «matches»")
         }
-        let competicionDeLaLista = texto(raiz["competition"]?["name"])
-        return try lista.enumerated().map { indice, valor in
-            try partido(valor, indice: indice, competicion: competicionDeLaLista ?? porDefecto)
+        let competicionDeLaLista = texto(raiz["competition"]?["name"]).map(
+            LectorOpenFootball.nombreSeguro)
+        var lectura = LecturaDeFeed(partidos: [])
+        for (indice, valor) in lista.enumerated() {
+            do {
+                lectura.partidos.append(
+                    try partido(
+                        valor, indice: indice,
+                        competicion: competicionDeLaLista.flatMap { $0.isEmpty ? nil : $0 }
+                            ?? porDefecto))
+            } catch let fallo as FalloDeFeed {
+                lectura.descartados.append(fallo.mensaje)
+            }
         }
+        return lectura
     }
 
     private static func partido(_ valor: ValorJSON, indice: Int, competicion: String) throws
@@ -33,11 +45,6 @@ public enum LectorDeFootballData {
         guard let local = equipo(valor["homeTeam"]), let visitante = equipo(valor["awayTeam"])
         else { throw fallo("faltan los equipos (homeTeam, awayTeam)") }
         guard local != visitante else { throw fallo("los dos equipos son el mismo") }
-        for nombre in [local, visitante] {
-            if let problema = LectorOpenFootball.problemaDeNombre(nombre) {
-                throw fallo("el equipo \(problema)")
-            }
-        }
         var fecha: String?
         var hora: String?
         if let utc = texto(valor["utcDate"]) {
@@ -65,7 +72,8 @@ public enum LectorDeFootballData {
         let conProrroga = duracion != "REGULAR"
         var partido = PartidoDelFeed(
             claveExterna: String(id),
-            competicion: texto(valor["competition"]?["name"]) ?? competicion,
+            competicion: texto(valor["competition"]?["name"]).map(LectorOpenFootball.nombreSeguro)
+                .flatMap { $0.isEmpty ? nil : $0 } ?? competicion,
             fecha: fecha, hora: hora, ronda: ronda(valor), grupo: grupo(valor["group"]),
             local: local, visitante: visitante, estado: estado, minuto: entero(valor["minute"]),
             marcador: marcador)
@@ -111,11 +119,10 @@ public enum LectorDeFootballData {
             anadido = min(30, anadido + minuto - 120)
             minuto = 120
         }
-        guard let nombre = texto(valor["scorer"]?["name"]), !nombre.isEmpty else {
+        guard let nombre = texto(valor["scorer"]?["name"]).map(LectorOpenFootball.nombreSeguro),
+            !nombre.isEmpty
+        else {
             throw fallo("falta el goleador")
-        }
-        if let problema = LectorOpenFootball.problemaDeNombre(nombre) {
-            throw fallo("el goleador \(problema)")
         }
         // `team` is the side the goal counts for; an own goal's scorer plays for the other.
         let equipo = valor["team"]
@@ -132,10 +139,16 @@ public enum LectorDeFootballData {
             enPropiaPuerta: propia)
     }
 
+    /// A team's name made safe; `nil` when the feed gives none that is usable.
     private static func equipo(_ valor: ValorJSON?) -> String? {
-        (texto(valor?["name"]) ?? texto(valor?["shortName"])).flatMap {
-            $0.isEmpty ? nil : $0
+        for campo in ["name", "shortName"] {
+            if let nombre = texto(valor?[campo]).map(LectorOpenFootball.nombreSeguro),
+                !nombre.isEmpty
+            {
+                return nombre
+            }
         }
+        return nil
     }
 
     /// `Matchday 3` in a league, `League, Matchday 3` in a league phase, `Round of 16`…

@@ -4,16 +4,18 @@ import Torneo
 /// An openfootball file served from a URL and updated as matches are played (DESIGN §15):
 /// both layouts, read by the importer's own rules. A file says no more than its goals and its
 /// results: a match with `score.ft` is over; one with goals but no result is being played; one
-/// with neither has not started (or its list is not written yet).
+/// with neither has not started (or its list is not written yet). Read with the feed's rigor:
+/// names made safe, an unreadable match left out (issue 41).
 public enum LectorDeOpenFootballEnDirecto {
-    public static func leer(_ bytes: [UInt8], nombre: String) throws -> [PartidoDelFeed] {
+    public static func leer(_ bytes: [UInt8], nombre: String) throws -> LecturaDeFeed {
         let competicion: Competicion
         do {
-            competicion = try LectorOpenFootball.leer(bytes, nombrePorDefecto: nombre)
+            competicion = try LectorOpenFootball.leer(
+                bytes, nombrePorDefecto: nombre, rigor: .directo)
         } catch let fallo as FalloDeImportacion {
             throw FalloDeFeed(fallo.mensaje)
         }
-        return competicion.partidos.map { partido in
+        let partidos = competicion.partidos.map { partido in
             let goles = partido.goles
             let contados = goles.map { $0.reduce(Marcador.cero) { $0.sumando($1.lado) } }
             let terminado = partido.finalDelPartido != nil
@@ -28,5 +30,6 @@ public enum LectorDeOpenFootballEnDirecto {
                 finalDelPartido: partido.finalDelPartido, trasLaProrroga: partido.trasLaProrroga,
                 penaltis: partido.penaltis, goles: goles)
         }
+        return LecturaDeFeed(partidos: partidos, descartados: competicion.descartados)
     }
 }

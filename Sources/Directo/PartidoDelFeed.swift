@@ -56,6 +56,18 @@ public struct PartidoDelFeed: Sendable, Hashable {
     }
 }
 
+/// What one answer of a feed said: the matches it could read, and why each other one could
+/// not be (one malformed match never holds back the rest).
+public struct LecturaDeFeed: Sendable, Hashable {
+    public var partidos: [PartidoDelFeed]
+    public var descartados: [String]
+
+    public init(partidos: [PartidoDelFeed], descartados: [String] = []) {
+        self.partidos = partidos
+        self.descartados = descartados
+    }
+}
+
 /// A feed answer that cannot be read: what is wrong, in a sentence.
 public struct FalloDeFeed: Error, Sendable, Hashable, CustomStringConvertible {
     public var mensaje: String
@@ -78,7 +90,9 @@ public enum FormatoDeFuente: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Reads one answer of this provider.
-    public func leer(_ bytes: [UInt8], nombrePorDefecto: String) throws -> [PartidoDelFeed] {
+    /// - Throws: `FalloDeFeed` only for an answer that is unreadable as a whole (not JSON, no
+    ///   match list); a match that cannot be read is left out and said in `descartados`.
+    public func leer(_ bytes: [UInt8], nombrePorDefecto: String) throws -> LecturaDeFeed {
         switch self {
         case .footballData: try LectorDeFootballData.leer(bytes, competicion: nombrePorDefecto)
         case .openfootball: try LectorDeOpenFootballEnDirecto.leer(bytes, nombre: nombrePorDefecto)

@@ -8,7 +8,9 @@ import Torneo
 /// on the calendar).
 public enum LectorOpenFootball {
     /// - Throws: `FalloDeImportacion` naming the match (index, teams) and the field.
-    public static func leer(_ bytes: [UInt8], nombrePorDefecto: String) throws -> Competicion {
+    public static func leer(
+        _ bytes: [UInt8], nombrePorDefecto: String, rigor: Rigor = .importacion
+    ) throws -> Competicion {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw FalloDeImportacion(mensaje: "el fichero está vacío")
         }
@@ -31,35 +33,66 @@ public enum LectorOpenFootball {
                 throw FalloDeImportacion(
                     mensaje: "«name» debe ser un texto, no \(valor.descripcion)")
             }
-            if let problema = Self.problema(texto.trimmed) {
-                throw FalloDeImportacion(mensaje: "«name» (la competición) \(problema)")
+            nombre = try Self.nombre(texto.trimmed, rigor) { problema in
+                FalloDeImportacion(mensaje: "«name» (la competición) \(problema)")
             }
-            nombre = texto.trimmed
         }
-        let lista = try Self.partidosSinLeer(raiz)
+        let lista = try Self.partidosSinLeer(raiz, rigor)
         var partidos: [PartidoImportado] = []
+        var descartados: [String] = []
         var vistos: [String: Int] = [:]
         for (indice, (valor, ronda)) in lista.enumerated() {
-            var partido = try partido(valor, numero: indice + 1)
+            var partido: PartidoImportado
+            do {
+                partido = try self.partido(valor, numero: indice + 1, rigor)
+            } catch let fallo as FalloDeImportacion where rigor == .directo {
+                descartados.append(fallo.mensaje)
+                continue
+            }
             if partido.ronda == nil { partido.ronda = ronda }
             // The same match (date and teams) twice in one file: which one is right cannot be
-            // guessed, so the file is refused, naming both.
+            // guessed, so the file is refused, naming both (a feed keeps the first).
             let clave = partido.clave(competicion: nombre)
             if let anterior = vistos[clave] {
-                throw FalloDeImportacion(
-                    mensaje:
-                        "los partidos \(anterior) y \(indice + 1) son el mismo (\(partido.fecha ?? "sin fecha"), \(partido.local) – \(partido.visitante))"
-                )
+                let mensaje =
+                    "los partidos \(anterior) y \(indice + 1) son el mismo (\(partido.fecha ?? "sin fecha"), \(partido.local) – \(partido.visitante))"
+                guard rigor == .directo else { throw FalloDeImportacion(mensaje: mensaje) }
+                descartados.append(mensaje)
+                continue
             }
             vistos[clave] = indice + 1
             partidos.append(partido)
         }
-        return Competicion(nombre: nombre, partidos: partidos)
+        return Competicion(nombre: nombre, partidos: partidos, descartados: descartados)
+    }
+
+    /// A name as `rigor` takes it: refused with its problem (import), or made safe (feed).
+    /// - Throws: `fallo(problema)` when it is refused, or empty once made safe.
+    static func nombre(
+        _ texto: String, _ rigor: Rigor, _ fallo: (String) -> FalloDeImportacion
+    ) throws -> String {
+        switch rigor {
+        case .importacion:
+            if let problema = problema(texto) { throw fallo(problema) }
+            return texto
+        case .directo:
+            let seguro = nombreSeguro(texto)
+            guard !seguro.isEmpty else { throw fallo("no tiene más que caracteres de control") }
+            return seguro
+        }
+    }
+
+    /// `texto` within the import's limits, whatever it held (for names from a live feed).
+    public static func nombreSeguro(_ texto: String) -> String {
+        TextoSeguro.saneado(
+            texto, caracteres: longitudMaxima, bytes: bytesMaximos, marcas: marcasMaximas)
     }
 
     /// The matches of either layout, each with the name of the round it came in (the
     /// `rounds` layout names the round once, above its matches).
-    private static func partidosSinLeer(_ raiz: ValorJSON) throws -> [(ValorJSON, String?)] {
+    private static func partidosSinLeer(_ raiz: ValorJSON, _ rigor: Rigor) throws -> [(
+        ValorJSON, String?
+    )] {
         switch (raiz["matches"], raiz["rounds"]) {
         case (nil, nil):
             throw FalloDeImportacion(mensaje: "falta la lista «matches» (o «rounds»)")
@@ -87,11 +120,12 @@ public enum LectorOpenFootball {
                 var nombre: String?
                 switch ronda["name"] {
                 case nil, .nulo?: nombre = nil
+                case .texto(let texto)? where texto.trimmed.isEmpty:
+                    nombre = nil
                 case .texto(let texto)?:
-                    if let problema = problema(texto.trimmed) {
-                        throw FalloDeImportacion(mensaje: "\(lugar).name \(problema)")
+                    nombre = try Self.nombre(texto.trimmed, rigor) { problema in
+                        FalloDeImportacion(mensaje: "\(lugar).name \(problema)")
                     }
-                    nombre = texto.trimmed.isEmpty ? nil : texto.trimmed
                 case let otro?:
                     throw FalloDeImportacion(
                         mensaje: "\(lugar).name debe ser un texto, no \(otro.descripcion)")
@@ -161,7 +195,9 @@ public enum LectorOpenFootball {
         return nil
     }
 
-    private static func partido(_ valor: ValorJSON, numero: Int) throws -> PartidoImportado {
+    private static func partido(_ valor: ValorJSON, numero: Int, _ rigor: Rigor) throws
+        -> PartidoImportado
+    {
         var lugar = "partido \(numero)"
         func fallo(_ campo: String, _ problema: String) -> FalloDeImportacion {
             FalloDeImportacion(mensaje: "\(lugar): \(campo): \(problema)")
@@ -169,17 +205,17 @@ public enum LectorOpenFootball {
         guard case .objeto = valor else {
             throw fallo("el partido", "debe ser un objeto, no \(valor.descripcion)")
         }
-        let local = try equipo(valor["team1"], "team1", fallo)
-        let visitante = try equipo(valor["team2"], "team2", fallo)
+        let local = try equipo(valor["team1"], "team1", rigor, fallo)
+        let visitante = try equipo(valor["team2"], "team2", rigor, fallo)
         lugar = "partido \(numero) (\(local) – \(visitante))"
         guard local != visitante else { throw fallo("team2", "es el mismo equipo que team1") }
-        let fecha = try textoOpcional(valor["date"], "date", fallo)
+        let fecha = try textoOpcional(valor["date"], "date", .importacion, fallo)
         if let fecha, FechaDeCalendario(fecha) == nil {
             throw fallo(
                 "date", "«\(TextoSeguro.limpio(fecha))» no es una fecha del calendario (AAAA-MM-DD)"
             )
         }
-        let hora = try textoOpcional(valor["time"], "time", fallo)
+        let hora = try textoOpcional(valor["time"], "time", .importacion, fallo)
         if let hora, HoraDeSaque(hora) == nil {
             throw fallo(
                 "time",
@@ -187,10 +223,10 @@ public enum LectorOpenFootball {
         }
         var importado = PartidoImportado(
             local: local, visitante: visitante,
-            ronda: try textoOpcional(valor["round"], "round", fallo),
+            ronda: try textoOpcional(valor["round"], "round", rigor, fallo),
             fecha: fecha, hora: hora,
-            grupo: try textoOpcional(valor["group"], "group", fallo),
-            estadio: try textoOpcional(valor["ground"], "ground", fallo),
+            grupo: try textoOpcional(valor["group"], "group", rigor, fallo),
+            estadio: try textoOpcional(valor["ground"], "ground", rigor, fallo),
             goles: nil, tieneProrroga: false, avisos: [])
         if let marcador = valor["score"], marcador != .nulo {
             guard case .objeto = marcador else {
@@ -218,7 +254,7 @@ public enum LectorOpenFootball {
             for (i, gol) in goles.enumerated() {
                 let leido = try self.gol(
                     gol, campo: "\(campo)[\(i)]", lado: lado, local: local, visitante: visitante,
-                    fallo)
+                    rigor, fallo)
                 crudos.append((leido.minuto, leido, crudos.count))
             }
         }
@@ -315,7 +351,7 @@ public enum LectorOpenFootball {
 
     private static func gol(
         _ valor: ValorJSON, campo: String, lado: Lado, local: String, visitante: String,
-        _ fallo: (String, String) -> FalloDeImportacion
+        _ rigor: Rigor, _ fallo: (String, String) -> FalloDeImportacion
     ) throws -> Gol {
         guard case .objeto = valor else {
             throw fallo(campo, "debe ser un objeto, no \(valor.descripcion)")
@@ -323,8 +359,8 @@ public enum LectorOpenFootball {
         guard case .texto(let nombreCrudo)? = valor["name"], !nombreCrudo.trimmed.isEmpty else {
             throw fallo("\(campo).name", "falta el nombre del jugador")
         }
-        if let problema = problema(nombreCrudo.trimmed) {
-            throw fallo("\(campo).name", "el nombre \(problema)")
+        let jugador = try nombre(nombreCrudo.trimmed, rigor) { problema in
+            fallo("\(campo).name", "el nombre \(problema)")
         }
         var minuto: MinutoDeJuego
         switch valor["minute"] {
@@ -371,17 +407,17 @@ public enum LectorOpenFootball {
         let deQuien = enPropiaPuerta ? lado.contrario : lado
         let equipo = Equipo(deQuien == .local ? local : visitante)
         return Gol(
-            minuto: minuto, jugador: Jugador(nombreCrudo.trimmed, de: equipo), lado: lado,
+            minuto: minuto, jugador: Jugador(jugador, de: equipo), lado: lado,
             penalti: penalti,
             enPropiaPuerta: enPropiaPuerta)
     }
 
     private static func equipo(
-        _ valor: ValorJSON?, _ campo: String, _ fallo: (String, String) -> FalloDeImportacion
+        _ valor: ValorJSON?, _ campo: String, _ rigor: Rigor,
+        _ fallo: (String, String) -> FalloDeImportacion
     ) throws -> String {
-        func comprobado(_ nombre: String) throws -> String {
-            if let problema = problema(nombre) { throw fallo(campo, "el nombre \(problema)") }
-            return nombre
+        func comprobado(_ texto: String) throws -> String {
+            try nombre(texto, rigor) { fallo(campo, "el nombre \($0)") }
         }
         switch valor {
         case .texto(let nombre)? where !nombre.trimmed.isEmpty:
@@ -399,13 +435,14 @@ public enum LectorOpenFootball {
     }
 
     private static func textoOpcional(
-        _ valor: ValorJSON?, _ campo: String, _ fallo: (String, String) -> FalloDeImportacion
+        _ valor: ValorJSON?, _ campo: String, _ rigor: Rigor,
+        _ fallo: (String, String) -> FalloDeImportacion
     ) throws -> String? {
         switch valor {
         case nil, .nulo?: return nil
         case .texto(let texto)?:
-            if let problema = problema(texto.trimmed) { throw fallo(campo, problema) }
-            return texto.trimmed.isEmpty ? nil : texto.trimmed
+            guard !texto.trimmed.isEmpty else { return nil }
+            return try nombre(texto.trimmed, rigor) { fallo(campo, $0) }
         case .numero?: return valor!.descripcion
         case let otro?: throw fallo(campo, "debe ser un texto, no \(otro.descripcion)")
         }

@@ -35,8 +35,22 @@ public struct PartidoImportado: Sendable, Hashable {
 public struct Competicion: Sendable, Hashable {
     public var nombre: String
     public var partidos: [PartidoImportado]
+    /// Read for a live feed (`Rigor.directo`): the matches left out, each with why. An import
+    /// refuses the whole file instead, so this is empty there.
+    public var descartados: [String] = []
 
     public var goles: Int { partidos.reduce(0) { $0 + ($1.goles?.count ?? 0) } }
+}
+
+/// How strictly a file is read. An import refuses the whole file for one bad name or match
+/// (DESIGN §9: the user fixes the file and imports again); a live feed is the provider's data,
+/// not ours to refuse, and one bad match must never hold back the others of the answer.
+public enum Rigor: Sendable, Hashable {
+    /// `importar`: a refused name or an unreadable match refuses the file.
+    case importacion
+    /// `directo`: names are made safe (`TextoSeguro.saneado`), an unreadable match is left out
+    /// and said, and a repeated one keeps its first entry.
+    case directo
 }
 
 /// A file that cannot be imported: which match and which field, in a sentence.

@@ -31,6 +31,64 @@ public enum TextoSeguro {
         return String(salida)
     }
 
+    /// A name from a live feed made fit to store and show (DESIGN §9, issue 41): real provider
+    /// data is not ours to refuse, so instead of the import's refusal the format characters
+    /// (bidi marks, zero-width ones) are dropped, the other control characters become spaces,
+    /// runs of spaces become one, each character keeps at most `marcas` combining marks, and
+    /// the result is cut to `caracteres` characters and `bytes` bytes of UTF-8 (whole
+    /// characters). An empty result means the feed gave no usable name.
+    public static func saneado(_ texto: String, caracteres: Int, bytes: Int, marcas: Int)
+        -> String
+    {
+        var limpio = String.UnicodeScalarView()
+        var espacio = true  // drops leading spaces, and collapses runs
+        for escalar in texto.unicodeScalars {
+            let valor = escalar.value
+            let esBlanco: Bool
+            if esControl(escalar) {
+                // C0, DEL and C1 (tabs and newlines among them) separate words; the format
+                // characters are invisible by design, and go.
+                guard valor < 0xA0 || valor == 0x2028 || valor == 0x2029 else { continue }
+                esBlanco = true
+            } else {
+                esBlanco = escalar.properties.isWhitespace
+            }
+            if esBlanco {
+                if !espacio { limpio.append(" ") }
+                espacio = true
+            } else {
+                limpio.append(escalar)
+                espacio = false
+            }
+        }
+        if limpio.last == " " { limpio.removeLast() }
+        var salida = ""
+        var cuenta = 0
+        var ocupados = 0
+        for caracter in String(limpio) {
+            guard cuenta < caracteres else { break }
+            var recortado = String.UnicodeScalarView()
+            var sobre = 0
+            for escalar in caracter.unicodeScalars {
+                let categoria = escalar.properties.generalCategory
+                if categoria == .nonspacingMark || categoria == .enclosingMark
+                    || categoria == .spacingMark
+                {
+                    sobre += 1
+                    if sobre > marcas { continue }
+                }
+                recortado.append(escalar)
+            }
+            let trozo = String(recortado)
+            guard ocupados + trozo.utf8.count <= bytes else { break }
+            salida += trozo
+            ocupados += trozo.utf8.count
+            cuenta += 1
+        }
+        while salida.last == " " { salida.removeLast() }
+        return salida
+    }
+
     /// C0 (U+0000–U+001F), DEL (U+007F), C1 (U+0080–U+009F) and the format characters that
     /// reorder or hide text.
     public static func esControl(_ escalar: Unicode.Scalar) -> Bool {

@@ -33,14 +33,31 @@ struct Acceso: Sendable {
 
     var conEntrada: Bool { clave != nil }
 
-    /// Who sent `peticion`; nil when it must enter first.
-    func visitante(_ peticion: HTTPRequest) -> Visitante? {
-        guard let clave else { return .pagina(clave: claveLibre, sesion: nil) }
-        if let dada = Self.claveEnviada(peticion), Self.iguales(dada, clave) { return .cliente }
-        if let id = Self.sesion(peticion), let deLaPagina = sesiones.claveDePagina(de: id) {
-            return .pagina(clave: deLaPagina, sesion: id)
+    /// What a request may do, by what it carries.
+    enum Entrada: Sendable, Equatable {
+        case admitido(Visitante)
+        /// No session and no key: it must enter first.
+        case sinEntrar
+        /// It sent a key in a header, and too many wrong keys came in the last minute.
+        case demasiadosIntentos
+    }
+
+    /// Who sent `peticion`. A key in `X-Marcador-Token` or `Authorization: Bearer` is a login
+    /// like the form's, counted by the same limiter: a wrong one counts as a failure, and
+    /// while the limit holds no key is tried at all (guessing through a header is no faster
+    /// than through the form).
+    func entrada(_ peticion: HTTPRequest) -> Entrada {
+        guard let clave else { return .admitido(.pagina(clave: claveLibre, sesion: nil)) }
+        if let dada = Self.claveEnviada(peticion) {
+            guard sesiones.sePuedeIntentar else { return .demasiadosIntentos }
+            if Self.iguales(dada, clave) { return .admitido(.cliente) }
+            sesiones.anotarFallo()
+            return .sinEntrar
         }
-        return nil
+        if let id = Self.sesion(peticion), let deLaPagina = sesiones.claveDePagina(de: id) {
+            return .admitido(.pagina(clave: deLaPagina, sesion: id))
+        }
+        return .sinEntrar
     }
 
     /// Whether `dada` is the server's key (a login).

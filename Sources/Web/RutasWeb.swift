@@ -43,6 +43,9 @@ struct RutasWeb: Sendable {
         ("Cache-Control", "no-store"),
     ]
 
+    static let demasiadosIntentos =
+        "Demasiados intentos fallidos: prueba otra vez dentro de un minuto."
+
     func responder(_ peticion: HTTPRequest) -> HTTPResponse {
         var respuesta: HTTPResponse
         // A browser asking for a page gets a page when something is wrong; programs get JSON.
@@ -140,9 +143,16 @@ struct RutasWeb: Sendable {
         default:
             break
         }
-        guard let visitante = acceso.visitante(peticion) else {
+        let visitante: Acceso.Visitante
+        switch acceso.entrada(peticion) {
+        case .admitido(let quien):
+            visitante = quien
+        case .sinEntrar:
             return sinEntrar(
                 peticion, esPagina: lectura && (primera == "" || primera == "partidos"))
+        case .demasiadosIntentos:
+            throw FalloWeb(
+                429, Self.demasiadosIntentos, cabeceras: [("Retry-After", "60")])
         }
         switch (primera, partes.count) {
         case ("", 1):
@@ -197,8 +207,7 @@ struct RutasWeb: Sendable {
         case .post:
             try comprobarMismoOrigen(peticion)
             guard acceso.sesiones.sePuedeIntentar else {
-                var respuesta = paginaDeEntrada(
-                    429, "Demasiados intentos fallidos: prueba otra vez dentro de un minuto.")
+                var respuesta = paginaDeEntrada(429, Self.demasiadosIntentos)
                 respuesta.headers.append(("Retry-After", "60"))
                 return respuesta
             }

@@ -1,3 +1,4 @@
+import Importador
 import Testing
 import Torneo
 
@@ -119,7 +120,7 @@ struct ComparadorTests {
 @Suite("Directo: football-data v4")
 struct LectorDeFootballDataTests {
     func leer(_ json: String) throws -> [PartidoDelFeed] {
-        try LectorDeFootballData.leer(Array(json.utf8), competicion: "fd")
+        try LectorDeFootballData.leer(Array(json.utf8), competicion: "fd").partidos
     }
 
     @Test func unaListaConSusGolesEnPropiaPuertaYPenaltis() throws {
@@ -168,14 +169,8 @@ struct LectorDeFootballDataTests {
 
     @Test(arguments: [
         ("{\"matches\": [", "no es JSON válido"), ("{}", "no trae la lista «matches»"),
-        ("{\"matches\": [{\"homeTeam\": {\"name\": \"A\"}}]}", "matches[0]: falta el «id»"),
-        ("{\"matches\": [{\"id\": 1, \"homeTeam\": {\"name\": \"A\"}}]}", "faltan los equipos"),
-        (
-            "{\"matches\": [{\"id\": 1, \"utcDate\": \"2026-02-30T10:00:00Z\", \"homeTeam\": {\"name\": \"A\"}, \"awayTeam\": {\"name\": \"B\"}}]}",
-            "«utcDate» no es una fecha"
-        ),
     ])
-    func loMalFormadoSeRechaza(json: String, motivo: String) {
+    func unaRespuestaIlegibleSeRechaza(json: String, motivo: String) {
         #expect(throws: FalloDeFeed.self) { try leer(json) }
         do {
             _ = try leer(json)
@@ -184,6 +179,76 @@ struct LectorDeFootballDataTests {
         } catch {
             Issue.record("\(error)")
         }
+    }
+
+    /// One malformed match is left out, said, and never holds back the others (issue 41: one
+    /// refused character silenced the whole source).
+    @Test(arguments: [
+        ("{\"homeTeam\": {\"name\": \"A\"}}", "matches[0]: falta el «id»"),
+        ("{\"id\": 1, \"homeTeam\": {\"name\": \"A\"}}", "faltan los equipos"),
+        (
+            "{\"id\": 1, \"utcDate\": \"2026-02-30T10:00:00Z\", \"homeTeam\": {\"name\": \"A\"}, \"awayTeam\": {\"name\": \"B\"}}",
+            "«utcDate» no es una fecha"
+        ),
+        (
+            "{\"id\": 1, \"homeTeam\": {\"name\": \"\\u200f\"}, \"awayTeam\": {\"name\": \"B\"}}",
+            "faltan los equipos"
+        ),
+    ])
+    func unPartidoMalFormadoSeDejaFuera(partido: String, motivo: String) throws {
+        let bueno =
+            "{\"id\": 2, \"status\": \"IN_PLAY\", \"homeTeam\": {\"name\": \"C\"}, \"awayTeam\": {\"name\": \"D\"}}"
+        let lectura = try LectorDeFootballData.leer(
+            Array("{\"matches\": [\(partido), \(bueno)]}".utf8), competicion: "fd")
+        #expect(lectura.partidos.map(\.claveExterna) == ["2"])
+        #expect(lectura.descartados.count == 1)
+        #expect(lectura.descartados.first?.contains(motivo) == true, "\(lectura.descartados)")
+    }
+
+    /// A name with a bidi mark, a zero-width space, an escape sequence or a newline is the
+    /// provider's: kept, made safe, in both formats.
+    @Test func losNombresConCaracteresDeControlSeGuardanLimpios() throws {
+        let json = """
+            {"matches": [
+             {"id": 1, "status": "IN_PLAY", "homeTeam": {"id": 1, "name": "Rayo\\u200f FC"},
+              "awayTeam": {"id": 2, "name": "Toros"}, "score": {"fullTime": {"home": 1, "away": 0}},
+              "goals": [{"minute": 35, "type": "REGULAR", "team": {"id": 1},
+                         "scorer": {"name": "Lu\\u200bis\\u001b[2J\\nPérez"}}]},
+             {"id": 2, "status": "IN_PLAY", "homeTeam": {"id": 3, "name": "Águilas CF"},
+              "awayTeam": {"id": 4, "name": "Cigüeñas FC"}, "score": {"fullTime": {"home": 0, "away": 1}},
+              "goals": [{"minute": 12, "type": "REGULAR", "team": {"id": 4},
+                         "scorer": {"name": "\\u202eMarta"}}]}]}
+            """
+        let lectura = try LectorDeFootballData.leer(Array(json.utf8), competicion: "fd")
+        #expect(lectura.descartados.isEmpty)
+        #expect(lectura.partidos.map(\.local) == ["Rayo FC", "Águilas CF"])
+        #expect(lectura.partidos[0].goles?.first?.jugador.nombre == "Luis [2J Pérez")
+        #expect(lectura.partidos[1].goles?.first?.jugador.nombre == "Marta")
+        let feed = """
+            {"name": "Liga", "matches": [
+             {"date": "2026-12-01", "team1": "Rayo FC", "team2": "Toros\\u2067",
+              "goals1": [{"name": "Luis\\u200f", "minute": 35}], "goals2": []},
+             {"date": "2026-12-01", "team1": "Águilas CF", "team2": "Cigüeñas FC",
+              "goals1": [], "goals2": [{"name": "Marta", "minute": 12}]},
+             {"date": "2026-12-01", "team1": "Sin", "team2": "Sin"}]}
+            """
+        let abierto = try LectorDeOpenFootballEnDirecto.leer(Array(feed.utf8), nombre: "x")
+        #expect(abierto.partidos.map(\.visitante) == ["Toros", "Cigüeñas FC"])
+        #expect(abierto.partidos[0].goles?.first?.jugador.nombre == "Luis")
+        #expect(abierto.descartados.count == 1)
+        // An import is still refused, naming the field (DESIGN §9).
+        #expect(throws: FalloDeImportacion.self) {
+            try LectorOpenFootball.leer(Array(feed.utf8), nombrePorDefecto: "x")
+        }
+    }
+
+    @Test func unNombreEnormeSeCortaALosLimitesDeLaImportacion() {
+        let largo = String(repeating: "ñ", count: 5_000)
+        #expect(LectorOpenFootball.nombreSeguro(largo).count == 200)
+        let acentos = "a" + String(repeating: "\u{301}", count: 40_000)
+        #expect(LectorOpenFootball.nombreSeguro(acentos).unicodeScalars.count == 4)
+        #expect(LectorOpenFootball.nombreSeguro(" \u{200F}\t Ana\u{0}\u{0} Gil \n") == "Ana Gil")
+        #expect(LectorOpenFootball.nombreSeguro("\u{200B}\u{1B}").isEmpty)
     }
 
     @Test(arguments: [

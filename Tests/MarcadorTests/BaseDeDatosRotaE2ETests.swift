@@ -52,13 +52,26 @@ struct BaseDeDatosRotaE2ETests {
         defer { montaje.desmontar() }
         let escenario = Escenario()
         let ruta = montaje.ruta + "/marcador.sqlite3"
-        #expect(try await escenario.marcadorSinDB(["--db", ruta, "partidos"]).codigo == 0)
+        let lecturas = [["partidos"], ["registro"], ["partidos", "--json"], ["avisos"]]
+        var antesDeMontar: [[String]: String] = [:]
+        for comando in lecturas {
+            let resultado = try await escenario.marcadorSinDB(["--db", ruta] + comando)
+            #expect(resultado.codigo == 0)
+            antesDeMontar[comando] = resultado.salida
+        }
         try montaje.soloLectura()
         let antes = escenario.bytes(ruta)
-        for comando in [["partidos"], ["registro"]] {
+        // Reading needs no write (issue 41: exit 74 before): the same answers as before.
+        for comando in lecturas {
             let resultado = try await escenario.marcadorSinDB(["--db", ruta] + comando)
-            #expect(resultado.codigo == 74)
-            #expect(resultado.error.contains("solo lectura"))
+            #expect(resultado.codigo == 0, "\(comando): \(resultado.error)")
+            #expect(resultado.salida == antesDeMontar[comando], "\(comando)")
+        }
+        // A write is refused with the reason.
+        for comando in [["avisos", "activar"], ["jugar", "1", "--ms-por-minuto", "0"]] {
+            let resultado = try await escenario.marcadorSinDB(["--db", ruta] + comando)
+            #expect(resultado.codigo == 74, "\(comando)")
+            #expect(resultado.error.contains("solo lectura"), "\(comando)")
             #expect(resultado.sinTrazaDeFallo)
         }
         let nueva = try await escenario.marcadorSinDB([

@@ -279,6 +279,86 @@ struct DirectoE2ETests {
         }
     }
 
+    /// One refused character in one match of a live answer (issue 41: the whole source fell
+    /// silent, its retry wait growing to 5 minutes): both matches notified, the name made
+    /// safe, in both formats.
+    @Test(arguments: ["football-data", "openfootball"])
+    func unNombreConUnaMarcaBidiNoSilenciaLaFuente(formato: String) async throws {
+        let luis = "Lu\u{200F}is\u{1B}\u{07}"
+        func respuesta(_ jugando: Bool) -> ReceptorHTTP.Respuesta {
+            let datos: Data
+            if formato == "football-data" {
+                func partido(_ id: Int, _ local: String, _ visitante: String, _ goleador: String)
+                    -> [String: Any]
+                {
+                    [
+                        "id": id, "utcDate": "2026-12-01T20:00:00Z",
+                        "status": jugando ? "IN_PLAY" : "TIMED", "minute": jugando ? 36 : NSNull(),
+                        "homeTeam": ["id": id * 10, "name": local],
+                        "awayTeam": ["id": id * 10 + 1, "name": visitante],
+                        "score": [
+                            "fullTime": jugando ? ["home": 1, "away": 0] : ["home": NSNull()]
+                        ],
+                        "goals": jugando
+                            ? [
+                                [
+                                    "minute": 35, "type": "REGULAR", "team": ["id": id * 10],
+                                    "scorer": ["name": goleador],
+                                ]
+                            ] : [],
+                    ]
+                }
+                datos = try! JSONSerialization.data(withJSONObject: [
+                    "matches": [
+                        partido(1, "Rayo FC", "Toros", luis),
+                        partido(2, "Águilas CF", "Cigüeñas FC", "Marta"),
+                    ]
+                ])
+            } else {
+                func partido(_ local: String, _ visitante: String, _ goleador: String)
+                    -> [String: Any]
+                {
+                    [
+                        "date": "2026-12-01", "team1": local, "team2": visitante,
+                        "goals1": jugando ? [["name": goleador, "minute": 35]] : [],
+                    ]
+                }
+                datos = try! JSONSerialization.data(withJSONObject: [
+                    "name": "Liga de prueba",
+                    "matches": [
+                        partido("Rayo FC", "Toros", luis),
+                        partido("Águilas CF", "Cigüeñas FC", "Marta"),
+                    ],
+                ])
+            }
+            return Self.json(datos)
+        }
+        let proveedor = try ReceptorHTTP(porDefecto: respuesta(false))
+        defer { proveedor.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "fuentes", "añadir", "fd", "--url", proveedor.url("/liga.json"), "--formato", formato,
+            "--cada", "1")
+        let directo = try escenario.lanzar("directo")
+        defer { directo.senal(SIGKILL) }
+        #expect(await esperarQue { (try? await self.seguidos(escenario)) == 2 })
+        proveedor.fijar(respuesta(true))
+        let llegado = await esperarQue(limite: .seconds(60)) {
+            (try? await self.entregas(escenario, canal: "registro").count) == 2
+        }
+        #expect(llegado, "\(directo.errorHastaAhora)")
+        #expect(
+            try await entregas(escenario, canal: "registro").sorted() == [
+                "gol gol-35-Luis entregada", "gol gol-35-Marta entregada",
+            ])
+        let lineas = try await escenario.marcador("registro").salida
+        #expect(lineas.contains("notificación «¡Gol!» enviada: Luis, minuto 35"), "\(lineas)")
+        #expect(!lineas.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x200F })
+        let fuentes = try await escenario.marcador("fuentes", "--json").salida
+        #expect(!fuentes.contains("se reintenta"), "\(fuentes)")
+    }
+
     /// SIGKILL between polls, twice, and a restart each time: every notice once, none missed.
     @Test func unDirectoMatadoYVueltoALanzarNoRepiteNiPierde() async throws {
         let proveedor = try ReceptorHTTP()

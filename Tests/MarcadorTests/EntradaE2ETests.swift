@@ -166,6 +166,36 @@ struct EntradaE2ETests {
         await servidor.parar()
     }
 
+    /// A key in a header is a login too (issue 41: 200 wrong guesses in `X-Marcador-Token` and
+    /// `Authorization: Bearer` were all 401 and the right key still worked): the same limiter
+    /// as the form, which then closes the form as well.
+    @Test func lasClavesEnCabecerasCuentanComoLasDelFormulario() async throws {
+        let servidor = try await ServidorDePrueba(argumentos: ["--token", Self.clave])
+        for intento in 1...3 {
+            let mala = try servidor.get(
+                "/api/partidos", cabeceras: ["X-Marcador-Token": "mala-\(intento)-0123456789"])
+            #expect(mala.estado == 401)
+        }
+        for intento in 4...5 {
+            let mala = try servidor.get(
+                "/api/partidos", cabeceras: ["Authorization": "Bearer mala-\(intento)-0123456789"])
+            #expect(mala.estado == 401)
+        }
+        for cabeceras in [
+            ["X-Marcador-Token": Self.clave], ["Authorization": "Bearer \(Self.clave)"],
+        ] {
+            let buena = try servidor.get("/api/partidos", cabeceras: cabeceras)
+            #expect(buena.estado == 429)
+            #expect(buena.cabeceras["retry-after"] == "60")
+            #expect(
+                buena.json()?["error"] as? String
+                    == "Demasiados intentos fallidos: prueba otra vez dentro de un minuto.")
+            #expect(buena.cabeceras["content-security-policy"] != nil)
+        }
+        #expect(try entrar(servidor).estado == 429)
+        await servidor.parar()
+    }
+
     /// Without `--token` (loopback) there is nothing to enter: `/entrar` goes home.
     @Test func sinTokenNoHayEntrada() async throws {
         let servidor = try await ServidorDePrueba()

@@ -23,16 +23,23 @@ public final class Database: BaseSQL {
     /// Opening is lazy in SQLite: a file that is not a database is only detected at the first
     /// read, which `Database` does right away so callers get the error here.
     /// See https://www.sqlite.org/c3ref/open.html
-    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000)
-        throws(SQLiteError)
-    {
+    /// - Parameter inmutable: the file cannot change while it is open (it lies on a read-only
+    ///   file system): SQLite reads it without the `-shm` it could not create there.
+    ///   See https://www.sqlite.org/uri.html#uriimmutable
+    public init(
+        path: String, readOnly: Bool = false, inmutable: Bool = false,
+        busyTimeoutMilliseconds: Int32 = 5_000
+    ) throws(SQLiteError) {
         var handle: OpaquePointer?
         let flags =
-            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            (readOnly || inmutable
+                ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
             // Never open a database through a symlink (a shared folder could redirect it).
             | (path == ":memory:" || path.isEmpty ? 0 : SQLITE_OPEN_NOFOLLOW)
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+            | (inmutable ? SQLITE_OPEN_URI : 0)
+        let nombre = inmutable ? Self.uriInmutable(path) : path
+        let code = sqlite3_open_v2(nombre, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) }
             sqlite3_close_v2(handle)
@@ -54,6 +61,24 @@ public final class Database: BaseSQL {
             }, UnsafeMutableRawPointer(bitPattern: Int(busyTimeoutMilliseconds)))
         // Touch the schema so a file of random bytes fails now, not at some later query.
         _ = try scalarInt("PRAGMA schema_version")
+    }
+
+    /// `file:` + the path with every byte that is not plain percent-encoded +
+    /// `?immutable=1`.
+    static func uriInmutable(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                uri += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     /// Milliseconds of each nap while another connection holds the lock.
