@@ -62,10 +62,42 @@ public enum TextoSeguro {
             }
         }
         if limpio.last == " " { limpio.removeLast() }
+        var salida = acotado(String(limpio), caracteres: caracteres, bytes: bytes, marcas: marcas)
+        while salida.last == " " { salida.removeLast() }
+        return salida
+    }
+
+    /// Longest name shown (characters), its size in UTF-8 and the combining marks kept on one
+    /// character: the import's limits (DESIGN §9).
+    public static let caracteresDeUnNombre = 200
+    public static let bytesDeUnNombre = 800
+    public static let marcasPorLetra = 3
+
+    /// A name read from a store, as every output shows it (issue 41): whatever wrote the
+    /// database, its control characters are visible escapes (`limpio`) and it is no longer
+    /// than the import allows, cut with «…» (a 1 MB name made `jugar` print 12 MB). A name
+    /// marcador stored itself passes unchanged, at the cost of one scan of its bytes.
+    /// - Parameter caracteres: the import's 200 for a name; more for a text made of several
+    ///   (a notice's body names a player and a team).
+    public static func mostrable(_ texto: String, caracteres: Int = caracteresDeUnNombre)
+        -> String
+    {
+        let limpio = limpio(texto)
+        guard limpio.utf8.count > caracteres else { return limpio }
+        let cortado = acotado(
+            limpio, caracteres: caracteres, bytes: caracteres * 4 - 3, marcas: marcasPorLetra)
+        return cortado == limpio ? limpio : cortado + "…"
+    }
+
+    /// `texto` cut to whole characters within `caracteres` and `bytes`, each keeping at most
+    /// `marcas` combining marks.
+    public static func acotado(_ texto: String, caracteres: Int, bytes: Int, marcas: Int)
+        -> String
+    {
         var salida = ""
         var cuenta = 0
         var ocupados = 0
-        for caracter in String(limpio) {
+        for caracter in texto {
             guard cuenta < caracteres else { break }
             var recortado = String.UnicodeScalarView()
             var sobre = 0
@@ -85,7 +117,6 @@ public enum TextoSeguro {
             ocupados += trozo.utf8.count
             cuenta += 1
         }
-        while salida.last == " " { salida.removeLast() }
         return salida
     }
 

@@ -178,6 +178,71 @@ struct SeguridadE2ETests {
         }
     }
 
+    /// Whatever wrote the database (issue 41): bidi and zero-width characters printed raw in
+    /// `partidos --json`, and a 1 MB name made `jugar` print 12 MB. Every output shows names
+    /// escaped and cut to the import's 200 characters.
+    @Test func unaBaseEscritaPorOtraHerramientaSeMuestraSegura() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        let enorme = String(repeating: "L", count: 1_000_000)
+        let queue = try Almacen.abrir(ruta: escenario.db)
+        try queue.write { db in
+            try db.execute("UPDATE equipo SET nombre = ? WHERE id = 1", "Rayo\u{202E}\u{200B} FC")
+            try db.execute("UPDATE jugador SET nombre = ? WHERE id = 3", enorme + "\u{2066}")
+        }
+        let formato: Set<UInt32> = [0x202E, 0x200B, 0x2066]
+        var total = 0
+        for argumentos in [
+            ["jugar", "1", "--ms-por-minuto", "0"], ["partidos"], ["partidos", "--json"],
+            ["partido", "1"], ["partido", "1", "--json"], ["registro"], ["avisos", "--json"],
+        ] {
+            let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + argumentos)
+            #expect(resultado.codigo == 0, "\(argumentos)")
+            let todo = resultado.salida + resultado.error
+            total += todo.utf8.count
+            #expect(
+                !todo.unicodeScalars.contains { formato.contains($0.value) }, "\(argumentos)")
+            #expect(todo.utf8.count < 20_000, "\(argumentos): \(todo.utf8.count) bytes")
+            if argumentos == ["partidos"] {
+                #expect(todo.contains("Rayo\\u202E\\u200B FC"), "\(argumentos)")
+            }
+        }
+        let registro = try await escenario.marcador("registro").salida
+        #expect(registro.contains(String(repeating: "L", count: 199) + "…, minuto 35"))
+        #expect(total < 100_000)
+    }
+
+    /// The desktop gets the same safe texts: a real notification daemon (dunst, read with
+    /// dbus-monitor) is never handed a raw control character from the data.
+    @Test(.enabled(if: Escritorio.falta == nil, Comment(rawValue: Escritorio.falta ?? "")))
+    func elEscritorioNoRecibeControlesDeLaBase() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        let queue = try Almacen.abrir(ruta: escenario.db)
+        try queue.write { db in
+            try db.execute(
+                "UPDATE jugador SET nombre = ? WHERE id = 3", "Lu\u{1B}[2J\u{202E}is\u{7}")
+        }
+        let monitor = escenario.carpeta + "/monitor.txt"
+        let b = "\(Binario.ruta) --db \(escenario.db)"
+        let guion = """
+            dbus-monitor "interface=org.freedesktop.Notifications,member=Notify" > \(monitor) 2>&1 &
+            esperar() { for i in $(seq 200); do eval "$1" && return; sleep 0.1; done; }
+            esperar 'grep -q NameAcquired \(monitor)'
+            \(b) avisos canales añadir escritorio && \(b) jugar 1 --ms-por-minuto 0
+            \(b) avisos enviar
+            esperar 'grep -q "minuto 35" \(monitor)'
+            """
+        let proceso = try Escritorio.proceso(["sh", "-c", guion], carpeta: escenario.carpeta)
+        let resultado = await proceso.esperar(limite: 60)
+        #expect(resultado.codigo == 0, "\(resultado.error)")
+        let visto = (try? String(contentsOfFile: monitor, encoding: .utf8)) ?? ""
+        // notify-send reads backslashes in the body as escapes of its own and drops them: the
+        // escaped characters arrive as plain text.
+        #expect(visto.contains("x1B[2Ju202Eisx07 (Rayo FC), minuto 35"), "\(visto)")
+        #expect(!visto.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+    }
+
     @Test func losFicherosQueCreaSonPrivados() async throws {
         let escenario = Escenario()
         let apns = escenario.carpeta + "/apns"

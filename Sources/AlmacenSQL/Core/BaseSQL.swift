@@ -124,6 +124,22 @@ extension FilaSQL {
     public func string(_ nombre: String) -> String { string(conValor(nombre)) }
     public func bool(_ nombre: String) -> Bool { int(conValor(nombre)) != 0 }
 
+    /// A name or a text made of names (a notice's title and body), as every output may show
+    /// it whatever wrote the row: control characters escaped, cut to the import's length
+    /// (`TextoSeguro.mostrable`, issue 41).
+    public func nombre(_ nombre: String) -> String { TextoSeguro.mostrable(string(nombre)) }
+    public func nombre(_ i: Int) -> String { TextoSeguro.mostrable(string(i)) }
+    /// A text made of several names (a notice's identifier, title or body).
+    public func texto(_ nombre: String) -> String {
+        TextoSeguro.mostrable(string(nombre), caracteres: 1_000)
+    }
+    public func nombreOpcional(_ nombre: String) -> String? {
+        optionalString(nombre).map { TextoSeguro.mostrable($0) }
+    }
+    public func nombreOpcional(_ i: Int) -> String? {
+        optionalString(i).map { TextoSeguro.mostrable($0) }
+    }
+
     public func optionalInt(_ nombre: String) -> Int? { optionalInt(indice(nombre)) }
     public func optionalString(_ nombre: String) -> String? { optionalString(indice(nombre)) }
     public func optionalDouble(_ nombre: String) -> Double? {

@@ -18,12 +18,12 @@ extension AvisoDeGol {
     ) {
         let tipo = TipoDeAviso(almacenado: fila.string(p + "tipo"))
         var aviso = AvisoDeGol(
-            identificador: fila.string(p + "identificador"), titulo: fila.string(p + "titulo"),
-            cuerpo: fila.string(p + "cuerpo"),
+            identificador: fila.texto(p + "identificador"), titulo: fila.texto(p + "titulo"),
+            cuerpo: fila.texto(p + "cuerpo"),
             // A test notice belongs to no match.
             partidoId: fila.optionalInt(p + "partido_id") ?? 0,
             minuto: MinutoDeJuego(fila.int(p + "minuto"), anadido: fila.int(p + "anadido")),
-            jugador: fila.string(p + "jugador"), equipo: fila.string(p + "equipo"),
+            jugador: fila.nombre(p + "jugador"), equipo: fila.nombre(p + "equipo"),
             marcador: Marcador(
                 local: fila.int(p + "marcador_local"),
                 visitante: fila.int(p + "marcador_visitante")),

@@ -9,9 +9,9 @@ extension Partido {
     /// A match as `columnasDeCabecera` reads it; its events come from another query.
     init(cabecera fila: some FilaSQL) {
         self.init(
-            id: fila.int("id"), local: Equipo(fila.string("local")),
-            visitante: Equipo(fila.string("visitante")), eventos: [],
-            competicion: fila.optionalString("competicion"), tieneProrroga: fila.bool("prorroga"))
+            id: fila.int("id"), local: Equipo(fila.nombre("local")),
+            visitante: Equipo(fila.nombre("visitante")), eventos: [],
+            competicion: fila.nombreOpcional("competicion"), tieneProrroga: fila.bool("prorroga"))
     }
 }
 
@@ -26,7 +26,7 @@ extension Gol {
     init(fila: some FilaSQL) {
         self.init(
             minuto: MinutoDeJuego(fila.int("minuto"), anadido: fila.int("anadido")),
-            jugador: Jugador(fila.string("jugador"), de: Equipo(fila.string("equipo"))),
+            jugador: Jugador(fila.nombre("jugador"), de: Equipo(fila.nombre("equipo"))),
             lado: Lado(almacenado: fila.string("lado")), penalti: fila.bool("penalti"),
             enPropiaPuerta: fila.bool("en_propia_puerta"), adjunto: fila.optionalString("adjunto"))
     }
@@ -62,15 +62,17 @@ extension FichaDePartido {
             penaltis: marcador("penaltis_local", "penaltis_visitante"))
         let sinOficial = oficial.vacio
         self.init(
-            partido: Partido(cabecera: fila), ronda: fila.optionalString("ronda"),
+            partido: Partido(cabecera: fila), ronda: fila.nombreOpcional("ronda"),
             fecha: fila.optionalString("fecha"), hora: fila.optionalString("hora"),
-            grupo: fila.optionalString("grupo"), estadio: fila.optionalString("estadio"),
+            grupo: fila.nombreOpcional("grupo"), estadio: fila.nombreOpcional("estadio"),
             oficial: sinOficial ? nil : oficial, conGuion: fila.bool("con_guion"),
             ultimoJugado: marcador("jugado_local", "jugado_visitante"))
     }
 }
 
 extension ResumenDeCompeticion {
+    /// The name as stored, not `nombre(_:)`: it is the key a user's `--competicion` is looked up
+    /// by and then matched against in SQL; the renderers make it safe on its way out.
     init(fila: some FilaSQL) {
         self.init(
             nombre: fila.optionalString("competicion"), partidos: fila.int("partidos"),

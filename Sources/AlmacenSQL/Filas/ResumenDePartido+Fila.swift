@@ -62,8 +62,8 @@ struct LectorDeResumenes {
             final: marcador(ftLocal, ftVisitante), prorroga: marcador(etLocal, etVisitante),
             penaltis: marcador(penaltisLocal, penaltisVisitante))
         var resumen = ResumenDePartido(
-            id: fila.int(id), local: fila.string(local), visitante: fila.string(visitante),
-            competicion: fila.optionalString(competicion), fecha: fila.optionalString(fecha),
+            id: fila.int(id), local: fila.nombre(local), visitante: fila.nombre(visitante),
+            competicion: fila.nombreOpcional(competicion), fecha: fila.optionalString(fecha),
             hora: fila.optionalString(hora), oficial: oficial.vacio ? nil : oficial,
             estado: .sinEmpezar, minuto: 0, goles: .cero, golesAMano: .cero,
             duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: conProrroga))

@@ -254,7 +254,7 @@ extension PartidosSQL {
 
     public func equipos() throws -> [String] {
         try queue.read { db in
-            try db.rows("SELECT nombre FROM equipo ORDER BY nombre") { $0.string("nombre") }
+            try db.rows("SELECT nombre FROM equipo ORDER BY nombre") { $0.nombre("nombre") }
         }
     }
 
