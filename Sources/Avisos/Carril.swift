@@ -16,7 +16,15 @@ final class Carril: Sendable {
     private enum Suceso: Sendable {
         case timbre
         case entregas(ResumenDeEnvio)
+        /// The pause after the store refused outcomes is over.
+        case reanudar
     }
+
+    /// How long a serving lane stops claiming after the store refused to record outcomes: the
+    /// first pause, doubled at each refusal in a row, up to the last (issue 41: with a short
+    /// lease, every poll claimed and sent the same batch again — 35 POSTs for 5 notices in
+    /// 3 s, same keys).
+    static let pausasTrasFallo: (primera: Duration, maxima: Duration) = (.seconds(1), .seconds(30))
 
     let canal: CanalActivo
     private let timbre = Timbre()
@@ -67,8 +75,20 @@ final class Carril: Sendable {
             var esperando = false
             // The store could not record an outcome even after retrying (its deliveries went
             // back to the queue): claiming them again at once would only deliver them again.
-            // A drain claims no more; a serving lane waits for its next poll.
+            // A drain claims no more; a serving lane pauses (`pausasTrasFallo`), doorbells or not.
             var tiendaEnFallo = false
+            var pausa = Self.pausasTrasFallo.primera
+            var enPausa = false
+            func pausar() {
+                guard modo == .continuo, !enPausa else { return }
+                enPausa = true
+                let (reloj, esta) = (despachador.reloj, pausa)
+                grupo.addTask {
+                    try? await reloj.esperar(esta)
+                    return .reanudar
+                }
+                pausa = min(pausa * 2, Self.pausasTrasFallo.maxima)
+            }
             // How long a drain waits before claiming again what another claim had locked.
             var reintento = Duration.milliseconds(1)
             while !Task.isCancelled {
@@ -99,8 +119,12 @@ final class Carril: Sendable {
                         // goal order for each run), with one write of its outcomes.
                         let parcial = await despachador.entregar(lote, por: canal)
                         resumen += parcial
-                        if parcial.fallosDeTienda == 0 { continue }
+                        if parcial.fallosDeTienda == 0 {
+                            pausa = Self.pausasTrasFallo.primera
+                            continue
+                        }
                         tiendaEnFallo = true
+                        pausar()
                     }
                     for deUnaEjecucion in Self.porEjecucion(tiendaEnFallo ? [] : lote) {
                         enVuelo += 1
@@ -132,11 +156,18 @@ final class Carril: Sendable {
                 switch suceso {
                 case .timbre:
                     esperando = false
-                    if modo == .continuo { tiendaEnFallo = false }
+                case .reanudar:
+                    enPausa = false
+                    if self.modo == .continuo { tiendaEnFallo = false }
                 case .entregas(let parcial):
                     enVuelo -= 1
                     resumen += parcial
-                    if parcial.fallosDeTienda > 0 { tiendaEnFallo = true }
+                    if parcial.fallosDeTienda > 0 {
+                        tiendaEnFallo = true
+                        pausar()
+                    } else {
+                        pausa = Self.pausasTrasFallo.primera
+                    }
                 }
             }
             grupo.cancelAll()

@@ -354,9 +354,16 @@ public final class Despachador: Sendable {
             guard !pendientes.isEmpty else { return }
             let avisos = pendientes.map(\.avisoId)
             switch await registrarConReintentos(pendientes) {
-            case .success:
+            case .success(let guardado):
                 for resultado in pendientes { resumen.contar(resultado.desenlace) }
                 terminar(avisos, canal: canal.nombre)
+                registro.mostrar(
+                    lineas: pendientes.compactMap { resultado in
+                        guard guardado.anotados.contains(resultado.avisoId),
+                            let anotacion = resultado.anotacion
+                        else { return nil }
+                        return (anotacion.texto, anotacion.partido)
+                    })
             case .failure(let error):
                 registro.anotar(
                     "no se pudo guardar el resultado de \(pendientes.count) avisos: \(explicacion(de: error)); "
@@ -419,18 +426,31 @@ public final class Despachador: Sendable {
                 for i in tramo.indices { tramo[i].tranquilo = true }
             }
             let fallos: [FalloDeEntrega?]
-            do {
-                fallos = Array(
-                    try await canal.notificador.notificarGoles(tramo).prefix(tramo.count))
-            } catch {
-                break  // cancelled: nothing is known of this call; its leases are given back
+            // The log channel's delivery is its line, stored with the outcome (one transaction):
+            // nothing to call.
+            let lineas = tramo.map(canal.notificador.lineaEnLaTienda)
+            if lineas.allSatisfy({ $0 != nil }) {
+                fallos = Array(repeating: nil, count: tramo.count)
+            } else {
+                do {
+                    fallos = Array(
+                        try await canal.notificador.notificarGoles(tramo).prefix(tramo.count))
+                } catch {
+                    break  // cancelled: nothing is known of this call; its leases are given back
+                }
             }
             for (desplazamiento, fallo) in fallos.enumerated() {
                 let de = entregas[indice + desplazamiento]
                 let final = desenlace(de, fallo: fallo)
                 if case .reintentar = final { retenidas.insert(de.ejecucion) }
+                let anotacion = lineas[desplazamiento].map {
+                    ResultadoDeEntrega.Anotacion(
+                        $0, partido: de.aviso.tipo.esDePartido ? de.aviso.partidoId : nil)
+                }
                 pendientes.append(
-                    ResultadoDeEntrega(avisoId: de.avisoId, canal: canal.nombre, desenlace: final))
+                    ResultadoDeEntrega(
+                        avisoId: de.avisoId, canal: canal.nombre, desenlace: final,
+                        anotacion: anotacion))
             }
             // What the channel did not attempt goes back to the queue, and the rest of each of
             // its runs in this batch waits with it: nothing of a run overtakes a notice of it
@@ -471,14 +491,14 @@ public final class Despachador: Sendable {
     /// the lease is left, so a full disk or a busy store that clears in time loses nothing and
     /// the deliveries stay this dispatcher's meanwhile (DESIGN §8).
     private func registrarConReintentos(_ resultados: [ResultadoDeEntrega]) async -> Result<
-        Void, any Error
+        ResultadosGuardados, any Error
     > {
         let inicio = ahora()
         var espera = 0.1
         while true {
             do {
-                try buzon.registrar(resultados, arrendatario: arrendatario, ahora: ahora())
-                return .success(())
+                return .success(
+                    try buzon.registrar(resultados, arrendatario: arrendatario, ahora: ahora()))
             } catch {
                 let transcurrido = ahora() - inicio
                 guard transcurrido + espera < configuracion.arriendo / 3, !Task.isCancelled

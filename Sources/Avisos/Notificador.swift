@@ -26,10 +26,18 @@ public protocol Notificador: Sendable {
     /// are not attempted (they wait behind it, DESIGN §8 order) and are given back.
     /// - Throws: `CancellationError` only; the outcomes of a cancelled batch are unknown.
     func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?]
+
+    /// For a channel whose delivery *is* a line of the store's own log (`registro`): that line.
+    /// A dispatcher then calls nothing and stores the line with the delivery's outcome, in one
+    /// transaction, so the line exists exactly when the delivery counts (issue 41). `nil`: the
+    /// channel publishes by itself.
+    func lineaEnLaTienda(_ aviso: AvisoDeGol) -> String?
 }
 
 extension Notificador {
     public var esInmediato: Bool { false }
+
+    public func lineaEnLaTienda(_ aviso: AvisoDeGol) -> String? { nil }
 
     public func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?] {
         var fallos: [FalloDeEntrega?] = []

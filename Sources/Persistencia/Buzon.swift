@@ -22,11 +22,12 @@ public protocol Buzon: Sendable {
     func quedanReclamables(_ reclamo: Reclamo) throws -> Bool
 
     /// Stores outcomes; one whose lease was lost meanwhile is ignored, since another
-    /// dispatcher owns the delivery now. Every outcome counts one attempt.
-    /// - Returns: how many outcomes were stored.
+    /// dispatcher owns the delivery now. Every outcome counts one attempt. A stored outcome's
+    /// `anotacion` goes into the log in the same transaction, and only then.
+    /// - Returns: how many outcomes were stored, and which notices' lines were written.
     @discardableResult
     func registrar(_ resultados: [ResultadoDeEntrega], arrendatario: String, ahora: Double) throws
-        -> Int
+        -> ResultadosGuardados
 
     /// Extends the leases `arrendatario` holds on `entregas` (avisoId by channel) until
     /// `hasta`: a holder keeps only the deliveries it is still working on, never one it gave up.
@@ -98,6 +99,19 @@ public protocol Buzon: Sendable {
 
     /// Pauses or resumes a channel without deleting it. Returns whether it exists.
     func activarCanal(_ nombre: String, activo: Bool) throws -> Bool
+}
+
+/// What `Buzon.registrar` stored.
+public struct ResultadosGuardados: Sendable, Hashable {
+    /// Outcomes stored (those whose lease was still the caller's).
+    public var guardados: Int
+    /// Notices whose `anotacion` was written into the log.
+    public var anotados: Set<Int>
+
+    public init(guardados: Int = 0, anotados: Set<Int> = []) {
+        self.guardados = guardados
+        self.anotados = anotados
+    }
 }
 
 /// What a lane asks `Buzon.reclamar` for.

@@ -13,6 +13,10 @@ public protocol Registro: Sendable {
     /// Stores the lines, and throws when the store refused them: for the log channel, whose
     /// delivery counts only once its line is kept (DESIGN §8: outcomes on evidence).
     func guardar(lineas: [(String, Int?)]) throws
+
+    /// Shows lines that another transaction already stored (the log channel's, written with
+    /// their outcomes by the outbox) where this log shows its own: stderr, the terminal.
+    func mostrar(lineas: [(String, Int?)])
 }
 
 extension Registro {
@@ -24,4 +28,7 @@ extension Registro {
 
     /// Where lines cannot fail (a log kept in memory), storing is noting.
     public func guardar(lineas: [(String, Int?)]) throws { anotar(lineas: lineas) }
+
+    /// A log kept in memory has nowhere else to show them: it notes them.
+    public func mostrar(lineas: [(String, Int?)]) { anotar(lineas: lineas) }
 }

@@ -32,13 +32,30 @@ public struct ResultadoDeEntrega: Sendable, Hashable {
         }
     }
 
+    /// A line for the store's own log, written in the transaction that stores this outcome and
+    /// only if it is stored: the `registro` channel's delivery *is* its line, so the line exists
+    /// exactly when the delivery counts (issue 41: a restart or a refused outcome write logged
+    /// goals twice).
+    public struct Anotacion: Sendable, Hashable {
+        public let texto: String
+        public let partido: Int?
+
+        public init(_ texto: String, partido: Int?) {
+            self.texto = texto
+            self.partido = partido
+        }
+    }
+
     public let avisoId: Int
     public let canal: String
     public let desenlace: Desenlace
+    /// Only with `.entregada`.
+    public let anotacion: Anotacion?
 
-    public init(avisoId: Int, canal: String, desenlace: Desenlace) {
+    public init(avisoId: Int, canal: String, desenlace: Desenlace, anotacion: Anotacion? = nil) {
         self.avisoId = avisoId
         self.canal = canal
         self.desenlace = desenlace
+        self.anotacion = desenlace == .entregada ? anotacion : nil
     }
 }

@@ -288,11 +288,28 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
             .descartada(motivo: "sin permiso"), .descartada(motivo: "sin permiso"),
         ]
         let resultados = zip(lote, desenlaces).map { entrega, desenlace in
-            ResultadoDeEntrega(avisoId: entrega.avisoId, canal: "registro", desenlace: desenlace)
+            ResultadoDeEntrega(
+                avisoId: entrega.avisoId, canal: "registro", desenlace: desenlace,
+                anotacion: .init("línea de \(entrega.aviso.identificador)", partido: 1))
         }
-        // Someone else's outcomes are ignored.
-        #expect(try tienda.buzon.registrar(resultados, arrendatario: "otro", ahora: ahora) == 0)
-        #expect(try tienda.buzon.registrar(resultados, arrendatario: "uno", ahora: ahora) == 5)
+        func lineas() throws -> [String] {
+            try tienda.lineasDelRegistro(partido: 1, limite: nil).map(\.linea).filter {
+                $0.hasPrefix("línea de ")
+            }
+        }
+        // Someone else's outcomes are ignored, and write no line.
+        #expect(
+            try tienda.buzon.registrar(resultados, arrendatario: "otro", ahora: ahora)
+                == ResultadosGuardados())
+        #expect(try lineas().isEmpty)
+        // The holder's are stored; the delivered one's line goes in with it (issue 41), once.
+        let guardado = try tienda.buzon.registrar(resultados, arrendatario: "uno", ahora: ahora)
+        #expect(guardado == ResultadosGuardados(guardados: 5, anotados: [lote[0].avisoId]))
+        #expect(try lineas() == ["línea de \(lote[0].aviso.identificador)"])
+        #expect(
+            try tienda.buzon.registrar(resultados, arrendatario: "uno", ahora: ahora).guardados
+                == 0)
+        #expect(try lineas().count == 1)
         let recuento = try tienda.buzon.recuento()
         #expect(recuento[.entregada] == 1)
         #expect(recuento[.pendiente] == 1)

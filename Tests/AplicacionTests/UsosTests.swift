@@ -136,7 +136,8 @@ struct EnvioFallidoTests {
         let base: any Buzon
         func reclamar(_ reclamo: Reclamo) throws -> [EntregaReclamada] { throw Averia() }
         func quedanReclamables(_ reclamo: Reclamo) throws -> Bool { throw Averia() }
-        func registrar(_ r: [ResultadoDeEntrega], arrendatario: String, ahora: Double) throws -> Int
+        func registrar(_ r: [ResultadoDeEntrega], arrendatario: String, ahora: Double) throws
+            -> ResultadosGuardados
         {
             try base.registrar(r, arrendatario: arrendatario, ahora: ahora)
         }

@@ -395,6 +395,59 @@ struct AvisosE2ETests {
                 "https://***@hooks.example.com/***"))
     }
 
+    /// The store refuses every outcome write for a while (an injected fault: a trigger), under
+    /// a two-second lease (issue 41: 40 log lines for 5 notices, and the webhook got the same
+    /// batch at every poll, 35 POSTs for 5 notices in 3 s): the log's line goes in with its
+    /// outcome or not at all, and the lane backs off instead of sending again at each poll.
+    @Test func unaTiendaQueRechazaLosResultadosNoDuplicaLineasNiReenviaSinPausa() async throws {
+        let webhook = try ReceptorHTTP()
+        defer { webhook.cerrar() }
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador(
+            "avisos", "canales", "añadir", "webhook", "--url", webhook.url)
+        let queue = try DatabaseQueue(Database(path: escenario.db))
+        try queue.write { db in
+            try db.executeScript(
+                """
+                CREATE TABLE averia (activa INTEGER);
+                INSERT INTO averia VALUES (1);
+                CREATE TRIGGER averia_de_resultados BEFORE UPDATE OF estado ON entrega
+                WHEN NEW.estado <> 'pendiente' AND EXISTS (SELECT 1 FROM averia)
+                BEGIN SELECT RAISE(ABORT, 'avería inyectada'); END;
+                """)
+        }
+        // The match's own dispatcher cannot record anything either.
+        _ = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        let vigilando = try escenario.lanzar("avisos", "vigilar", "--arriendo", "2")
+        #expect(await webhook.esperar(1))
+        // Three seconds of refusals, counted from the first POST the watcher made.
+        let inicio = ContinuousClock.now
+        while ContinuousClock.now - inicio < .seconds(3) {
+            _ = await webhook.esperar(webhook.peticiones.count + 1, limite: 0.2)
+        }
+        let duranteLaAveria = webhook.peticiones.count
+        try queue.write { db in try db.execute("DELETE FROM averia") }
+        let entregadas =
+            "SELECT count(*) FROM entrega WHERE estado = 'entregada'"
+        let hecho = await esperarQue(limite: .seconds(60)) {
+            (try? queue.read { try $0.scalarInt(entregadas) }) == 10
+        }
+        #expect(hecho)
+        vigilando.senal(SIGTERM)
+        _ = await vigilando.esperar()
+        let lineas = try queue.read { db in
+            try db.rows(
+                "SELECT linea FROM registro WHERE linea LIKE 'notificación%' ORDER BY id"
+            ) { $0.string(0) }
+        }
+        #expect(lineas.count == 5, "\(lineas)")
+        #expect(Set(lineas).count == 5)
+        // Five notices, each tried at most three times in three seconds (1 s, then 2 s pauses).
+        #expect(duranteLaAveria <= 15, "\(duranteLaAveria) POST en 3 s")
+        #expect(Set(webhook.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }).count == 5)
+    }
+
     /// A real notification daemon (dunst) in a private D-Bus session under Xvfb, read with
     /// dbus-monitor. Without those Debian packages the test reports itself skipped.
     @Test(.enabled(if: Escritorio.falta == nil, Comment(rawValue: Escritorio.falta ?? "")))

@@ -202,45 +202,80 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
 
     @discardableResult
     public func registrar(_ resultados: [ResultadoDeEntrega], arrendatario: String, ahora: Double)
-        throws -> Int
+        throws -> ResultadosGuardados
     {
-        guard !resultados.isEmpty else { return 0 }
+        guard !resultados.isEmpty else { return ResultadosGuardados() }
         // Each outcome is written where the lease is still this holder's, and the write clears
-        // it: run twice, the second run changes nothing.
-        return try queue.writeIdempotente { db in
-            var guardados = 0
-            // Delivered ones: one statement per channel, whatever the batch size.
-            let entregadas = Dictionary(
-                grouping: resultados.filter { $0.desenlace == .entregada }, by: \.canal)
-            for (canal, grupo) in entregadas {
-                try db.execute(
-                    """
-                    UPDATE entrega SET estado = 'entregada', entregada_en = ?1, ultimo_error = NULL,
-                        arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1
-                    WHERE canal = ?2 AND arrendatario = ?3
-                      AND aviso_id IN (\(db.dialecto.enteros(de: "?4")))
-                    """, ahora, canal, arrendatario, listaJSON(grupo.map(\.avisoId)))
-                guardados += db.changes
+        // it: run twice, the second run changes nothing (and writes no line). Outcomes with a
+        // log line need a real transaction (on PostgreSQL an idempotent write commits each
+        // statement alone: a restart between the outcome and its line lost the line); one
+        // whose COMMIT reply is lost is known by its request id, and not run again.
+        guard resultados.contains(where: { $0.anotacion != nil }) else {
+            return try queue.writeIdempotente { db in
+                try guardar(resultados, arrendatario: arrendatario, ahora: ahora, en: db)
             }
-            for resultado in resultados where resultado.desenlace != .entregada {
-                let proximo: Double?
-                if case .reintentar(let cuando, _) = resultado.desenlace {
-                    proximo = cuando
-                } else {
-                    proximo = nil
-                }
-                try db.execute(
-                    """
-                    UPDATE entrega SET estado = ?1, ultimo_error = ?2,
-                        proximo_intento = coalesce(?3, proximo_intento),
-                        arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1
-                    WHERE aviso_id = ?4 AND canal = ?5 AND arrendatario = ?6
-                    """, resultado.desenlace.estado.rawValue, resultado.desenlace.motivo, proximo,
-                    resultado.avisoId, resultado.canal, arrendatario)
-                guardados += db.changes
-            }
-            return guardados
         }
+        return try queue.writeConcurrente { db in
+            try guardar(resultados, arrendatario: arrendatario, ahora: ahora, en: db)
+        }
+    }
+
+    /// `registrar`'s statements, in the caller's write.
+    private func guardar(
+        _ resultados: [ResultadoDeEntrega], arrendatario: String, ahora: Double,
+        en db: borrowing Cola.Base
+    ) throws -> ResultadosGuardados {
+        var guardados = 0
+        var anotados: Set<Int> = []
+        // Delivered ones: one statement per channel, whatever the batch size.
+        let entregadas = Dictionary(
+            grouping: resultados.filter { $0.desenlace == .entregada }, by: \.canal)
+        for (canal, grupo) in entregadas {
+            let sql = """
+                UPDATE entrega SET estado = 'entregada', entregada_en = ?1, ultimo_error = NULL,
+                    arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1
+                WHERE canal = ?2 AND arrendatario = ?3
+                  AND aviso_id IN (\(db.dialecto.enteros(de: "?4")))
+                """
+            let avisos = listaJSON(grupo.map(\.avisoId))
+            guard grupo.contains(where: { $0.anotacion != nil }) else {
+                try db.execute(sql, ahora, canal, arrendatario, avisos)
+                guardados += db.changes
+                continue
+            }
+            // The log channel: its lines go in with the outcomes they stand for, and only
+            // for the outcomes this holder could still store.
+            let hechos = Set(
+                try db.rows(sql + " RETURNING aviso_id", ahora, canal, arrendatario, avisos) {
+                    $0.int("aviso_id")
+                })
+            guardados += hechos.count
+            let lineas = grupo.compactMap { resultado -> (String, Int?)? in
+                guard let anotacion = resultado.anotacion, hechos.contains(resultado.avisoId)
+                else { return nil }
+                anotados.insert(resultado.avisoId)
+                return (anotacion.texto, anotacion.partido)
+            }
+            try RegistroSQL<Cola>.insertar(lineas, en: db)
+        }
+        for resultado in resultados where resultado.desenlace != .entregada {
+            let proximo: Double?
+            if case .reintentar(let cuando, _) = resultado.desenlace {
+                proximo = cuando
+            } else {
+                proximo = nil
+            }
+            try db.execute(
+                """
+                UPDATE entrega SET estado = ?1, ultimo_error = ?2,
+                    proximo_intento = coalesce(?3, proximo_intento),
+                    arrendatario = NULL, arrendado_hasta = NULL, intentos = intentos + 1
+                WHERE aviso_id = ?4 AND canal = ?5 AND arrendatario = ?6
+                """, resultado.desenlace.estado.rawValue, resultado.desenlace.motivo, proximo,
+                resultado.avisoId, resultado.canal, arrendatario)
+            guardados += db.changes
+        }
+        return ResultadosGuardados(guardados: guardados, anotados: anotados)
     }
 
     @discardableResult

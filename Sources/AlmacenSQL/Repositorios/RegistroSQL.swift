@@ -40,23 +40,34 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
         let lineas = lineas.map { (TextoSeguro.limpio($0.0), $0.1) }
         if eco { escribirEnStderr(lineas.map { $0.0 + "\n" }.joined()) }
         // Log lines take no other row: on PostgreSQL they need not queue behind the store's
-        // ordered writes. Up to 64 lines per statement, sent with the commit (one round trip
-        // for the whole transaction on a server).
-        try queue.writeConcurrente { db in
-            var resto = lineas[...]
-            while !resto.isEmpty {
-                let tanda = resto.prefix(64)
-                resto = resto.dropFirst(tanda.count)
-                let valores = Array(repeating: "(?, ?)", count: tanda.count)
-                    .joined(separator: ", ")
-                let argumentos: [any DatabaseValueConvertible] = tanda.flatMap {
-                    [$0.1, $0.0] as [any DatabaseValueConvertible]
-                }
-                try db.executeLater(
-                    "INSERT INTO registro (partido_id, linea) VALUES \(valores)",
-                    arguments: argumentos)
+        // ordered writes.
+        try queue.writeConcurrente { db in try Self.insertar(lineas, en: db, limpias: true) }
+    }
+
+    /// Writes `lineas` (made safe first, unless `limpias`) into the log within the caller's
+    /// transaction: up to 64 lines per statement, sent with the commit (one round trip for the
+    /// whole transaction on a server).
+    static func insertar(
+        _ lineas: [(String, Int?)], en db: borrowing Cola.Base, limpias: Bool = false
+    ) throws {
+        var resto = lineas[...]
+        while !resto.isEmpty {
+            let tanda = resto.prefix(64)
+            resto = resto.dropFirst(tanda.count)
+            let valores = Array(repeating: "(?, ?)", count: tanda.count).joined(separator: ", ")
+            let argumentos: [any DatabaseValueConvertible] = tanda.flatMap {
+                [$0.1, limpias ? $0.0 : TextoSeguro.limpio($0.0)] as [any DatabaseValueConvertible]
             }
+            try db.executeLater(
+                "INSERT INTO registro (partido_id, linea) VALUES \(valores)", arguments: argumentos)
         }
+    }
+
+    /// Echoes lines another transaction stored (the log channel's, with their outcomes) to
+    /// stderr, as `guardar` does with its own.
+    public func mostrar(lineas: [(String, Int?)]) {
+        guard eco, !lineas.isEmpty else { return }
+        escribirEnStderr(lineas.map { TextoSeguro.limpio($0.0) + "\n" }.joined())
     }
 
     /// Log entries, oldest first; the last `limite` of them when given.

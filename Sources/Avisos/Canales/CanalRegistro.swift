@@ -2,7 +2,8 @@ import Persistencia
 import Torneo
 
 /// The log channel: the lesson's «notificación «¡Gol!» enviada: Luis, minuto 35» line, written
-/// to stderr and kept in the `registro` table.
+/// to stderr and kept in the `registro` table. A dispatcher stores the line with the delivery's
+/// outcome (`lineaEnLaTienda`); `notificarGoles` writes it alone, for a caller without an outbox.
 public struct CanalRegistro: Notificador {
     public let canal: String
     public let esInmediato = true
@@ -22,6 +23,8 @@ public struct CanalRegistro: Notificador {
         case .prueba: "notificación «\(aviso.titulo)» enviada"
         }
     }
+
+    public func lineaEnLaTienda(_ aviso: AvisoDeGol) -> String? { Self.linea(aviso) }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
         if let fallo = try await notificarGoles([aviso]).first, let fallo { throw fallo }

@@ -87,6 +87,10 @@ struct RegistroEnPantalla: Registro {
         pantalla.fuera { base.anotar(lineas: lineas) }
     }
 
+    func mostrar(lineas: [(String, Int?)]) {
+        pantalla.fuera { base.mostrar(lineas: lineas) }
+    }
+
     func guardar(lineas: [(String, Int?)]) throws {
         var fallo: (any Error)?
         pantalla.fuera {
