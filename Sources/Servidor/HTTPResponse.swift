@@ -26,8 +26,8 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The reason phrase libevent sends on the status line.
-    static func reason(_ status: Int) -> String {
+    /// The reason phrase of the status line.
+    public static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
         case 201: "Created"
@@ -46,6 +46,11 @@ public struct HTTPResponse: Sendable {
         case 421: "Misdirected Request"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
+        case 411: "Length Required"
+        case 417: "Expectation Failed"
+        case 431: "Request Header Fields Too Large"
+        case 501: "Not Implemented"
+        case 505: "HTTP Version Not Supported"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
         default: "Status"

@@ -26,13 +26,37 @@ public struct HTTPServerConfiguration: Sendable {
     /// opening their streams at once is not refused.
     public var listenBacklog: Int32 = 16_384
     public var maxHeaderBytes = 16 * 1024
-    /// Seconds a connection may sit without finishing a request or accepting a write.
+    /// Seconds a connection may go without sending a byte (while a request is due) or without
+    /// taking one of the bytes written to it.
     public var timeoutSeconds: Int32 = 60
     /// A stream whose unsent bytes pass this is ended: its client is not reading, and will
     /// get what it missed when it reconnects with `Last-Event-ID`.
     public var maxStreamBacklog = 1 << 20
     /// Told when the feed fails (the store is busy or gone); streaming goes on next tick.
     public var onFeedError: @Sendable (any Error) -> Void = { _ in }
+    /// The most connections served at once (event streams included); fewer when the
+    /// descriptor limit would not leave room for the rest of the process. While full, the
+    /// server accepts nothing more: the system queues new clients (`listenBacklog`).
+    public var maxConnections = 10_000
+    /// A request's head must have arrived this long after its connection opened (or after
+    /// its head, for its body): a client that trickles bytes is cut.
+    public var headerDeadline: Duration = .seconds(10)
+    /// A kept-alive connection must send its next request's head within this.
+    public var idleDeadline: Duration = .seconds(30)
+    /// After accept(2) fails (no descriptor left), accepting waits this long.
+    public var acceptRetry: Duration = .milliseconds(500)
+    /// A condition (full, accept failing) is told at most once per this interval.
+    public var warningInterval: Duration = .seconds(10)
+    /// Told, on the loop's thread, when the server stops accepting for a while, and why.
+    public var onWarning: @Sendable (String) -> Void = { _ in }
+    /// The answer to a request the server refuses by itself (400 malformed, 413 too large, 431
+    /// head too large, 501 a transfer coding, 505 a version): the handler's page, with every
+    /// header its other answers carry. The connection closes after it.
+    public var rejection: @Sendable (Int) -> HTTPResponse = { status in
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")],
+            body: Array((HTTPResponse.reason(status) + "\n").utf8))
+    }
 
     public init(
         address: String, port: Int, feed: any EventFeed,
@@ -52,12 +76,12 @@ public enum HTTPServerError: Error, Sendable, Equatable {
     case cannotListen(errno: Int32)
 }
 
-/// An HTTP/1.1 server on libevent's evhttp (DESIGN §11): one event-loop thread serves every
-/// connection, so an idle event stream costs a socket and a few buffers, never a thread.
+/// An HTTP/1.1 server on libevent (DESIGN §11): one event-loop thread serves every connection,
+/// so an idle event stream costs a socket and a few buffers, never a thread.
 ///
-/// libevent parses HTTP; this type copies each request out for the handler, writes the answer
-/// back, and keeps the event streams: every tick it reads the feed once and writes the new
-/// events to every stream.
+/// The loop (`EventLoop`) reads each request off libevent's buffered sockets, hands it to the
+/// handler, writes the answer back, and keeps the event streams: every tick it reads the feed
+/// once and writes the new events to every stream.
 public final class HTTPServer: Sendable {
     /// The port it listens on (the one the system chose when asked for 0).
     public let port: Int

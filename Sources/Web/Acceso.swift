@@ -42,21 +42,23 @@ struct Acceso: Sendable {
         case demasiadosIntentos
     }
 
-    /// Who sent `peticion`. A key in `X-Marcador-Token` or `Authorization: Bearer` is a login
-    /// like the form's, counted by the same limiter: a wrong one counts as a failure, and
-    /// while the limit holds no key is tried at all (guessing through a header is no faster
-    /// than through the form).
+    /// Who sent `peticion`. A page with its session sends its page key in `X-Marcador-Token`
+    /// (checked by the route); without a session, a key in `X-Marcador-Token` or
+    /// `Authorization: Bearer` is a login like the form's, counted by the same limiter: a wrong
+    /// one counts as a failure, and while the limit holds no key is tried at all (guessing
+    /// through a header is no faster than through the form, issue 41).
     func entrada(_ peticion: HTTPRequest) -> Entrada {
         guard let clave else { return .admitido(.pagina(clave: claveLibre, sesion: nil)) }
-        if let dada = Self.claveEnviada(peticion) {
-            guard sesiones.sePuedeIntentar else { return .demasiadosIntentos }
-            if Self.iguales(dada, clave) { return .admitido(.cliente) }
-            sesiones.anotarFallo()
-            return .sinEntrar
+        let dada = Self.claveEnviada(peticion)
+        if let dada, Self.iguales(dada, clave), sesiones.sePuedeIntentar {
+            return .admitido(.cliente)
         }
         if let id = Self.sesion(peticion), let deLaPagina = sesiones.claveDePagina(de: id) {
             return .admitido(.pagina(clave: deLaPagina, sesion: id))
         }
+        guard dada != nil else { return .sinEntrar }
+        guard sesiones.sePuedeIntentar else { return .demasiadosIntentos }
+        sesiones.anotarFallo()
         return .sinEntrar
     }
 

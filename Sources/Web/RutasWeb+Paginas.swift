@@ -25,7 +25,7 @@ extension RutasWeb {
         switch estado {
         case 404: titulo = "No existe"
         case 405: titulo = "Así no"
-        case 400, 413, 421, 422: titulo = "Petición no válida"
+        case 400, 413, 421, 422, 431, 501, 505: titulo = "Petición no válida"
         case 401, 403: titulo = "Sin permiso"
         default: titulo = "Algo falló"
         }

@@ -74,6 +74,23 @@ struct RutasWeb: Sendable {
         return respuesta
     }
 
+    /// The answer to a request the server refuses before any route sees it (a malformed head,
+    /// one too large, a body too large, a transfer coding or a version it does not speak): a
+    /// page in Spanish, with the same headers as every other answer.
+    static func rechazo(_ estado: Int) -> HTTPResponse {
+        let mensaje: String
+        switch estado {
+        case 413: mensaje = "El cuerpo de la petición es demasiado grande."
+        case 431: mensaje = "Las cabeceras de la petición son demasiado grandes."
+        case 501: mensaje = "No se admite Transfer-Encoding: envía el cuerpo con Content-Length."
+        case 505: mensaje = "Este servidor habla HTTP/1.1 (y 1.0)."
+        default: mensaje = "La petición está mal formada."
+        }
+        var respuesta = paginaDeError(estado, mensaje)
+        respuesta.headers = cabecerasComunes + respuesta.headers
+        return respuesta
+    }
+
     /// The kinds of failure as HTTP statuses (the CLI's 66 is 404, 64/65 are 422…).
     static func estado(de clase: Fallo.Clase) -> Int {
         switch clase {

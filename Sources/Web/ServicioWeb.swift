@@ -101,6 +101,11 @@ public final class ServicioWeb {
             feed: fuente
         ) { rutas.responder($0) }
         http.onFeedError = alFallarCambios
+        // What the network costs the server is bounded (issue 41); when it stops accepting for
+        // a while, the log says so, once per interval.
+        let registro = nucleo.registro()
+        http.onWarning = { registro.anotar("servir: " + $0) }
+        http.rejection = { RutasWeb.rechazo($0) }
         do {
             let servidor = try await HTTPServer.start(http)
             self.servidor = servidor
