@@ -68,6 +68,11 @@ install: release
 	.build/release/marcador completado zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_marcador
 	.build/release/marcador completado fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/marcador.fish
 	.build/release/marcador manual > $(DESTDIR)$(PREFIX)/share/man/man1/marcador.1
+	@case " $$(zsh -fc 'print -r -- $$fpath' 2>/dev/null) " in \
+		*" $(PREFIX)/share/zsh/site-functions "*) ;; \
+		*) echo "zsh: para completar, añade a ~/.zshrc, antes de compinit:"; \
+		   echo "  fpath=($(PREFIX)/share/zsh/site-functions \$$fpath)";; \
+	esac
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/marcador $(DESTDIR)$(PREFIX)/share/man/man1/marcador.1 \

@@ -7,6 +7,8 @@ import Torneo
 extension Nucleo {
     public static let cadaMinimo = 1.0
     public static let cadaMaximo = 86_400.0
+    /// The providers' names, as `--formato` takes them.
+    public static var formatosDeFuente: [String] { FormatoDeFuente.allCases.map(\.rawValue) }
 
     /// Adds source `nombre`.
     /// - Throws: `Fallo.uso` for a bad name, URL, format, key or interval, or a name in use.

@@ -453,7 +453,9 @@ final class EventLoop {
         connection.loop = nil
         api.setcb(connection.events, nil, nil, nil, nil)
         api.bufferevent_free(connection.events)
-        if paused == .full { resumeAccepting() }
+        // A descriptor is free again: accepting resumes now, not at the end of its pause (a
+        // failed accept pauses again; the closes pace it, so it never spins).
+        if paused != nil { resumeAccepting() }
     }
 
     // MARK: - Event streams

@@ -124,28 +124,118 @@ struct ArbolDeComandosE2ETests {
                 "--ms-por-minuto"
             ])
         #expect(try await completar(["marcador", "ajustes", "silencio", ""]).contains("si"))
+        // Paths complete as file names (issue 41: `importar <TAB>` offered none).
+        try FileManager.default.createDirectory(
+            atPath: escenario.carpeta + "/datos/sub", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(
+            atPath: escenario.carpeta + "/datos/mundial.json", contents: Data())
+        let datos = escenario.carpeta + "/datos/"
+        #expect(
+            try await completar(["marcador", "importar", datos + "m"]) == [datos + "mundial.json"])
+        #expect(try await completar(["marcador", "--db", datos + "s"]) == [datos + "sub"])
+        #expect(
+            try await completar(["marcador", "fuentes", "añadir", "x", "--formato", "o"]) == [
+                "openfootball"
+            ])
+        // A free value (a URL) offers nothing, not the folder's files.
+        #expect(
+            try await completar([
+                "marcador", "avisos", "canales", "añadir", "webhook", "--url", "d",
+            ])
+            .isEmpty)
     }
 
     static let hayZsh = FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh")
     static let hayFish = FileManager.default.isExecutableFile(atPath: "/usr/bin/fish")
 
+    /// zsh, interactive in a pseudo-terminal (`zpty`), with `_marcador` where `make install
+    /// PREFIX=…` puts it and that folder in `fpath` as the README says (issue 41: zsh got no
+    /// completion at all): each line as a user would type it, TAB, and what the line became.
     @Test(.enabled(if: hayZsh, "falta zsh (Debian: zsh)"))
-    func zshAceptaSuScript() async throws { try await elShellAcepta("zsh") }
-
-    @Test(.enabled(if: hayFish, "falta fish (Debian: fish)"))
-    func fishAceptaSuScript() async throws { try await elShellAcepta("fish") }
-
-    /// The shell parses the script without an error (`-n`: read, do not run).
-    func elShellAcepta(_ shell: String) async throws {
-        let ejecutable = "/usr/bin/\(shell)"
+    func zshCompletaDesdeSuFpath() async throws {
         let escenario = Escenario()
-        let script = try await escenario.marcadorSinDB(["completado", shell]).salida
-        let ruta = escenario.carpeta + "/marcador.\(shell)"
+        let carpeta = escenario.carpeta + "/share/zsh/site-functions"
+        try FileManager.default.createDirectory(
+            atPath: carpeta, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: escenario.carpeta + "/datos/sub", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(
+            atPath: escenario.carpeta + "/datos/mundial.json", contents: Data())
+        let script = try await escenario.marcadorSinDB(["completado", "zsh"]).salida
+        _ = FileManager.default.createFile(
+            atPath: carpeta + "/_marcador", contents: Data(script.utf8))
+        let volcado = escenario.carpeta + "/linea"
+        let lineas = [
+            "marcador compl", "marcador importar datos/m", "marcador ajustes silencio s",
+            "marcador --db datos/s", "marcador fuentes añadir x --formato foot",
+        ]
+        var guion = """
+            zmodload zsh/zpty
+            zpty z 'zsh -f -i'
+            zpty -w z 'fpath=(\(carpeta) $fpath); autoload -Uz compinit; compinit -u -d \(escenario.carpeta)/zcompdump; cd \(escenario.carpeta)'
+            zpty -w z 'volcar() { print -r -- "$BUFFER" > \(volcado) }; zle -N volcar; bindkey "^X" volcar'
+            probar() {
+              rm -f \(volcado)
+              zpty -w -n z "$1"$'\\t'
+              sleep 0.3
+              zpty -w -n z $'\\x18'
+              for i in {1..100}; do [[ -s \(volcado) ]] && break; sleep 0.1; done
+              print -r -- "$(cat \(volcado) 2>/dev/null)"
+              zpty -w -n z $'\\x15'
+            }
+
+            """
+        for linea in lineas { guion += "probar '\(linea)'\n" }
+        guion += "zpty -d z\n"
+        let resultado = await
+            (try Proceso(
+                ["-f", "-c", guion], carpeta: escenario.carpeta, ejecutable: "/usr/bin/zsh"
+            )).esperar(limite: 60)
+        #expect(
+            resultado.salida.split(separator: "\n").map(String.init) == [
+                "marcador completado ", "marcador importar datos/mundial.json ",
+                "marcador ajustes silencio si ", "marcador --db datos/sub/",
+                "marcador fuentes añadir x --formato football-data ",
+            ], "\(resultado.error)")
+    }
+
+    /// fish's own completion engine (`complete -C`) on the script: subcommands, file names for
+    /// paths, and option values (issue 41: fish completed no option value, no file).
+    @Test(.enabled(if: hayFish, "falta fish (Debian: fish)"))
+    func fishCompletaNombresDeFicheroYValores() async throws {
+        let escenario = Escenario()
+        let script = try await escenario.marcadorSinDB(["completado", "fish"]).salida
+        let ruta = escenario.carpeta + "/marcador.fish"
         _ = FileManager.default.createFile(atPath: ruta, contents: Data(script.utf8))
-        let sintaxis = try await Proceso(
-            ["-n", ruta], carpeta: escenario.carpeta, ejecutable: ejecutable
-        ).esperar()
-        #expect(sintaxis.codigo == 0, "\(sintaxis.error)")
+        try FileManager.default.createDirectory(
+            atPath: escenario.carpeta + "/datos/sub", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(
+            atPath: escenario.carpeta + "/datos/mundial.json", contents: Data())
+        func completar(_ linea: String) async throws -> [String] {
+            let resultado = try await Proceso(
+                ["-c", "source \(ruta); complete -C '\(linea)'"], carpeta: escenario.carpeta,
+                ejecutable: "/usr/bin/fish"
+            ).esperar()
+            #expect(resultado.codigo == 0, "\(resultado.error)")
+            return resultado.salida.split(separator: "\n").map {
+                String($0.prefix { $0 != "\t" })
+            }
+        }
+        #expect(try await completar("marcador compl") == ["completado"])
+        let datos = escenario.carpeta + "/datos/"
+        #expect(
+            try await completar("marcador importar \(datos)") == [
+                datos + "mundial.json", datos + "sub/",
+            ])
+        #expect(try await completar("marcador --db \(datos)s") == [datos + "sub/"])
+        #expect(try await completar("marcador ajustes silencio ") == ["no", "si"])
+        #expect(
+            try await completar("marcador fuentes añadir x --formato ") == [
+                "football-data", "openfootball",
+            ])
+        #expect(
+            try await completar("marcador avisos canales añadir webhook --avisar g") == ["goles"])
+        #expect(try await completar("marcador jugar 1 --ms").contains("--ms-por-minuto"))
     }
 
     @Test func laPaginaDeManualNombraCadaComando() async throws {

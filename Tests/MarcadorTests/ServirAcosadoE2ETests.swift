@@ -76,6 +76,12 @@ struct ServirAcosadoE2ETests {
         #expect(avisos.count <= 2, "\(avisos)")
         #expect(!servidor.proceso.todas.contains { $0.texto.contains("[warn]") })
         for socket in inundacion { Glibc.close(socket) }
+        // Once the server has cut the flood's connections (its descriptors say so)…
+        let abiertos = {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+        }
+        #expect(await esperarQue(limite: .seconds(30)) { abiertos() < 48 }, "\(abiertos())")
+        // …a normal request is answered within a second.
         let reloj = ContinuousClock.now
         let respuesta = try ClienteDePrueba.pedir(
             puerto: servidor.puerto, "GET", "/api/partidos", limite: 1)

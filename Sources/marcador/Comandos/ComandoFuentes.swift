@@ -100,7 +100,7 @@ struct FuentesAnadir: Comando {
 
     @Opcion(
         "--formato", marcador: "FORMATO", ayuda: "football-data u openfootball.",
-        obligatoria: true)
+        obligatoria: true, valores: Nucleo.formatosDeFuente)
     var formato: String?
 
     @Opcion("--clave", marcador: "CLAVE", ayuda: "La clave del proveedor (football-data).")

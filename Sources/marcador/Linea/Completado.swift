@@ -4,15 +4,30 @@ import Aplicacion
 /// option completes without anyone editing a script.
 @MainActor
 enum Completado {
+    /// What an option's value or a positional completes to.
+    enum Valores: Equatable {
+        /// One of these words (`local visitante`, `bash zsh fish`).
+        case lista([String])
+        /// A path: the shell's own file-name completion.
+        case ficheros
+        /// Anything (a name, a URL, a number): nothing to offer.
+        case libre
+    }
+
     /// One node of the tree: its path below the root and what may follow it.
     struct Nodo {
         var ruta: [String]
         var subcomandos: [String]
-        var opciones: [String]
-        /// Options that take a value, and the values they accept when few.
-        var conValor: [String: [String]?]
-        /// Values a positional accepts (`local visitante`).
+        /// Flags, then options, by every spelling.
+        var banderas: [String]
+        /// Options that take a value, with what the value completes to.
+        var conValor: [(nombres: [String], valores: Valores)]
+        /// Words a positional accepts (`local visitante`).
         var posicionales: [String]
+        /// Whether a positional is a path (`importar FICHERO`).
+        var posicionalFichero: Bool
+
+        var opciones: [String] { banderas + conValor.flatMap(\.nombres) }
     }
 
     static func nodos(_ raiz: any ComandoDeclarado.Type) -> [Nodo] {
@@ -21,28 +36,41 @@ enum Completado {
         return resultado
     }
 
+    /// Whether values written `marcador` (`FICHERO`, `RUTA`, `DIR`) are paths.
+    static func esRuta(_ marcador: String) -> Bool {
+        ["FICHERO", "RUTA", "DIR", "CARPETA"].contains { marcador.uppercased().hasPrefix($0) }
+    }
+
     private static func recorrer(
         _ tipo: any ComandoDeclarado.Type, _ ruta: [String], _ resultado: inout [Nodo]
     ) {
         let globales = OpcionesGlobales.declaraciones.map(\.especificacion)
         let propias = declaraciones(de: tipo).map(\.especificacion).filter { !$0.oculta }
         let opciones = (propias + globales).filter(\.esOpcion)
-        var conValor: [String: [String]?] = [:]
-        for especificacion in opciones where especificacion.tomaValor {
-            for nombre in especificacion.nombres {
-                conValor[nombre] = .some(especificacion.valoresPosibles)
+        var conValor: [(nombres: [String], valores: Valores)] = []
+        var banderas: [String] = []
+        for especificacion in opciones {
+            guard case .opcion(let marcador) = especificacion.clase else {
+                banderas += especificacion.nombres
+                continue
             }
+            let valores: Valores =
+                especificacion.valoresPosibles.map { .lista($0) }
+                ?? (esRuta(marcador) ? .ficheros : .libre)
+            conValor.append((especificacion.nombres, valores))
         }
         let subcomandos = tipo.configuracion.subcomandos.filter { !$0.configuracion.oculto }
         var posicionales: [String] = []
+        var posicionalFichero = false
         for especificacion in propias where !especificacion.esOpcion {
             posicionales += especificacion.valoresPosibles ?? []
+            if esRuta(especificacion.nombre) { posicionalFichero = true }
         }
         resultado.append(
             Nodo(
                 ruta: ruta, subcomandos: subcomandos.map { $0.configuracion.nombre },
-                opciones: opciones.flatMap(\.nombres), conValor: conValor,
-                posicionales: posicionales))
+                banderas: banderas, conValor: conValor, posicionales: posicionales,
+                posicionalFichero: posicionalFichero))
         for sub in subcomandos {
             recorrer(sub, ruta + [sub.configuracion.nombre], &resultado)
         }
@@ -59,15 +87,113 @@ enum Completado {
     /// The path key a shell function builds while walking the words: `avisos canales`.
     private static func clave(_ ruta: [String]) -> String { ruta.joined(separator: " ") }
 
+    /// `case` branches (bash and zsh share the syntax) saying which subcommand names and which
+    /// options taking a value each path has: what walking the typed words needs.
+    private static func tablas(_ nodos: [Nodo], prefijo: String) -> String {
+        var texto = "\(prefijo)_es_sub() {\n    case \"$1|$2\" in\n"
+        for nodo in nodos {
+            for sub in nodo.subcomandos {
+                texto += "        \(comillas(clave(nodo.ruta) + "|" + sub))) return 0 ;;\n"
+            }
+        }
+        texto += "    esac\n    return 1\n}\n\(prefijo)_toma_valor() {\n    case \"$1|$2\" in\n"
+        for nodo in nodos {
+            for nombre in nodo.conValor.flatMap(\.nombres).sorted() {
+                texto += "        \(comillas(clave(nodo.ruta) + "|" + nombre))) return 0 ;;\n"
+            }
+        }
+        return texto + "    esac\n    return 1\n}\n"
+    }
+
+    /// The words to offer at a path, after a word: `palabras` and whether files go too
+    /// (`ficheros=1`), or nothing at all for a free value (`libre=1`).
+    private static func casos(_ nodos: [Nodo]) -> String {
+        var texto = "    case \"$ruta|$anterior\" in\n"
+        for nodo in nodos {
+            for (nombres, valores) in nodo.conValor {
+                let accion: String
+                switch valores {
+                case .lista(let palabras):
+                    accion = "palabras=\(comillas(palabras.joined(separator: " ")))"
+                case .ficheros: accion = "ficheros=1"
+                case .libre: accion = "libre=1"
+                }
+                for nombre in nombres {
+                    texto += "        \(comillas(clave(nodo.ruta) + "|" + nombre))) \(accion) ;;\n"
+                }
+            }
+        }
+        texto += "        *)\n            case \"$ruta\" in\n"
+        for nodo in nodos {
+            let todas = nodo.subcomandos + nodo.posicionales + nodo.opciones
+            texto +=
+                "                \(comillas(clave(nodo.ruta)))) palabras=\(comillas(todas.joined(separator: " ")))"
+                + (nodo.posicionalFichero ? "; ficheros=1" : "") + " ;;\n"
+        }
+        return texto + "            esac\n            ;;\n    esac\n"
+    }
+
     private static func bash(_ nodos: [Nodo]) -> String {
-        var texto = """
-            # Autocompletado de marcador para bash (generado por «marcador completado bash»).
-            _marcador_ruta() {
-                # The command path typed so far: known subcommand names, skipping options and
-                # the values of options that take one.
-                local ruta="" i palabra saltar=0
-                for ((i = 1; i < COMP_CWORD; i++)); do
-                    palabra="${COMP_WORDS[i]}"
+        """
+        # Autocompletado de marcador para bash (generado por «marcador completado bash»).
+        _marcador_ruta() {
+            # The command path typed so far: known subcommand names, skipping options and
+            # the values of options that take one.
+            local ruta="" i palabra saltar=0
+            for ((i = 1; i < COMP_CWORD; i++)); do
+                palabra="${COMP_WORDS[i]}"
+                if ((saltar)); then saltar=0; continue; fi
+                case "$palabra" in
+                    --*=*) continue ;;
+                    -*) _marcador_toma_valor "$ruta" "$palabra" && saltar=1; continue ;;
+                esac
+                if _marcador_es_sub "$ruta" "$palabra"; then
+                    ruta="${ruta:+$ruta }$palabra"
+                fi
+            done
+            printf '%s' "$ruta"
+        }
+
+        """ + tablas(nodos, prefijo: "_marcador") + """
+            _marcador() {
+                local actual="${COMP_WORDS[COMP_CWORD]}"
+                local anterior="${COMP_WORDS[COMP_CWORD-1]}"
+                local ruta palabras="" ficheros=0 libre=0
+                ruta="$(_marcador_ruta)"
+
+            """ + casos(nodos) + """
+                    ((libre)) && { COMPREPLY=(); return; }
+                    COMPREPLY=($(compgen -W "$palabras" -- "$actual"))
+                    if ((ficheros)); then
+                        # File names, with a slash after folders and spaces kept.
+                        compopt -o filenames 2>/dev/null
+                        local IFS=$'\n'
+                        COMPREPLY+=($(compgen -f -- "$actual"))
+                    fi
+                }
+                complete -F _marcador marcador
+
+                """
+    }
+
+    /// A completion function zsh autoloads from its `fpath` (`_marcador`, `#compdef`): the same
+    /// walk as bash's in zsh's own terms; files through `_files`. `_marcador_candidatos` prints
+    /// what would be offered (one word a line, `::ficheros` for files), so it can be checked.
+    private static func zsh(_ nodos: [Nodo]) -> String {
+        """
+        #compdef marcador
+        # Autocompletado de marcador para zsh (generado por «marcador completado zsh»). Va en
+        # una carpeta de $fpath como _marcador: `make install PREFIX=~/.local` lo deja en
+        # ~/.local/share/zsh/site-functions, que zsh no mira salvo que ~/.zshrc diga, antes de
+        # compinit: fpath=(~/.local/share/zsh/site-functions $fpath)
+
+        """ + tablas(nodos, prefijo: "_marcador") + """
+            _marcador_candidatos() {
+                # $@: the words before the cursor, the command's own name first.
+                local ruta="" palabra anterior="${@[-1]}" palabras="" ficheros=0 libre=0
+                local -i i saltar=0
+                for ((i = 2; i <= $#; i++)); do
+                    palabra="${@[i]}"
                     if ((saltar)); then saltar=0; continue; fi
                     case "$palabra" in
                         --*=*) continue ;;
@@ -77,83 +203,30 @@ enum Completado {
                         ruta="${ruta:+$ruta }$palabra"
                     fi
                 done
-                printf '%s' "$ruta"
-            }
-            _marcador_es_sub() {
-                case "$1|$2" in
+                (($# == 1)) && anterior=""
 
-            """
-        for nodo in nodos {
-            for sub in nodo.subcomandos {
-                texto += "        \(comillas(clave(nodo.ruta) + "|" + sub))) return 0 ;;\n"
-            }
-        }
-        texto += """
-                esac
-                return 1
-            }
-            _marcador_toma_valor() {
-                case "$1|$2" in
+            """ + casos(nodos) + """
+                    ((libre)) && return 0
+                    ((${#${=palabras}})) && print -rl -- ${=palabras}
+                    ((ficheros)) && print -r -- '::ficheros'
+                    return 0
+                }
+                _marcador() {
+                    local -a candidatos
+                    candidatos=("${(@f)$(_marcador_candidatos "${(@)words[1,CURRENT-1]}")}")
+                    local -i ficheros=${candidatos[(I)::ficheros]}
+                    candidatos=(${candidatos:#::ficheros})
+                    (($#candidatos)) && compadd -a candidatos
+                    ((ficheros)) && _files
+                    return 0
+                }
+                _marcador "$@"
 
-            """
-        for nodo in nodos {
-            for opcion in nodo.conValor.keys.sorted() {
-                texto += "        \(comillas(clave(nodo.ruta) + "|" + opcion))) return 0 ;;\n"
-            }
-        }
-        texto += """
-                esac
-                return 1
-            }
-            _marcador() {
-                local actual="${COMP_WORDS[COMP_CWORD]}"
-                local anterior="${COMP_WORDS[COMP_CWORD-1]}"
-                local ruta
-                ruta="$(_marcador_ruta)"
-                local palabras=""
-                case "$ruta|$anterior" in
-
-            """
-        for nodo in nodos {
-            for (opcion, valores) in nodo.conValor.sorted(by: { $0.key < $1.key }) {
-                let accion =
-                    valores.map { "palabras=\(comillas($0.joined(separator: " ")))" }
-                    ?? "COMPREPLY=($(compgen -f -- \"$actual\")); return"
-                texto += "        \(comillas(clave(nodo.ruta) + "|" + opcion))) \(accion) ;;\n"
-            }
-        }
-        texto += """
-                    *)
-                        case "$ruta" in
-
-            """
-        for nodo in nodos {
-            let todas = nodo.subcomandos + nodo.posicionales + nodo.opciones
-            texto +=
-                "                \(comillas(clave(nodo.ruta)))) palabras=\(comillas(todas.joined(separator: " "))) ;;\n"
-        }
-        texto += """
-                        esac
-                        ;;
-                esac
-                COMPREPLY=($(compgen -W "$palabras" -- "$actual"))
-            }
-            complete -F _marcador marcador
-
-            """
-        return texto
+                """
     }
 
-    /// zsh reuses the bash function through `bashcompinit`, so both shells complete alike.
-    private static func zsh(_ nodos: [Nodo]) -> String {
-        """
-        #compdef marcador
-        # Autocompletado de marcador para zsh (generado por «marcador completado zsh»).
-        autoload -U +X bashcompinit && bashcompinit
-
-        """ + bash(nodos)
-    }
-
+    /// fish's own completions: subcommands and positionals where the path allows them, every
+    /// option with `-l`/`-s` and what its value completes to (`-a` words, `-F` files).
     private static func fish(_ nodos: [Nodo]) -> String {
         var texto = """
             # Autocompletado de marcador para fish (generado por «marcador completado fish»).
@@ -201,19 +274,37 @@ enum Completado {
 
             """
         for nodo in nodos {
-            for opcion in nodo.conValor.keys.sorted() {
+            for nombre in nodo.conValor.flatMap(\.nombres).sorted() {
                 texto +=
-                    "        case \(comillas(clave(nodo.ruta) + "|" + opcion))\n            return 0\n"
+                    "        case \(comillas(clave(nodo.ruta) + "|" + nombre))\n            return 0\n"
             }
         }
         texto += "    end\n    return 1\nend\ncomplete -c marcador -f\n"
         for nodo in nodos {
-            let condicion = "test (__marcador_ruta) = \(comillas(clave(nodo.ruta)))"
-            let todas = nodo.subcomandos + nodo.posicionales + nodo.opciones
-            texto +=
-                "complete -c marcador -n \(comillas(condicion)) -a \(comillas(todas.joined(separator: " ")))\n"
+            let condicion = comillas("test (__marcador_ruta) = \(comillas(clave(nodo.ruta)))")
+            let linea = "complete -c marcador -n \(condicion)"
+            let palabras = nodo.subcomandos + nodo.posicionales
+            if !palabras.isEmpty {
+                texto += "\(linea) -a \(comillas(palabras.joined(separator: " ")))\n"
+            }
+            if nodo.posicionalFichero { texto += "\(linea) -F\n" }
+            for bandera in nodo.banderas { texto += "\(linea) \(fishNombre(bandera))\n" }
+            for (nombres, valores) in nodo.conValor {
+                let opcion = nombres.map(fishNombre).joined(separator: " ")
+                switch valores {
+                case .lista(let lista):
+                    texto += "\(linea) \(opcion) -x -a \(comillas(lista.joined(separator: " ")))\n"
+                case .ficheros: texto += "\(linea) \(opcion) -r -F\n"
+                case .libre: texto += "\(linea) \(opcion) -x\n"
+                }
+            }
         }
         return texto
+    }
+
+    /// `--json` → `-l json`, `-j` → `-s j`.
+    private static func fishNombre(_ nombre: String) -> String {
+        nombre.hasPrefix("--") ? "-l " + nombre.dropFirst(2) : "-s " + nombre.dropFirst()
     }
 
     /// Single-quoted for the shell (names have no quotes, but be safe).

@@ -67,14 +67,17 @@ struct Opcion<Valor: ValorDeLinea>: Declaracion {
     let lectura = Lectura()
     let comprobar: (Valor, String) throws(Fallo) -> Void
 
+    /// - Parameter valores: the words a shell completes the value to, when its type does not
+    ///   say (a text that must be one of a few).
     init(
         _ nombres: String..., marcador: String? = nil, ayuda: String, oculta: Bool = false,
-        obligatoria: Bool = false,
+        obligatoria: Bool = false, valores: [String]? = nil,
         comprobar: @escaping (Valor, String) throws(Fallo) -> Void = { _, _ in }
     ) {
         especificacion = Especificacion(
             nombres: nombres, clase: .opcion(marcador: marcador ?? Valor.marcador), ayuda: ayuda,
-            oculta: oculta, valoresPosibles: Valor.valoresPosibles, obligatoria: obligatoria)
+            oculta: oculta, valoresPosibles: valores ?? Valor.valoresPosibles,
+            obligatoria: obligatoria)
         self.comprobar = comprobar
         Recogida.apuntar(self)
     }

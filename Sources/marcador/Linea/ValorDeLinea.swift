@@ -150,6 +150,9 @@ extension Clasificacion.Desempate: ValorDeLinea {
 
 /// `--avisar goles,anulados,inicio,descanso,final`.
 struct ClasesElegidas: ValorDeLinea, Hashable {
+    /// One kind completes at a time (`goles,` then the next).
+    static var valoresPosibles: [String]? { ClaseDeAviso.allCases.map(\.rawValue) }
+
     let clases: Set<ClaseDeAviso>
 
     static func leer(_ texto: String, para nombre: String) throws(Fallo) -> ClasesElegidas {
