@@ -133,6 +133,17 @@ enum Completado {
         return texto + "            esac\n            ;;\n    esac\n"
     }
 
+    /// One word of the walk, in the syntax bash and zsh share: an option (and its value,
+    /// skipped) or, when it names one, a subcommand that extends the path.
+    private static let paso = """
+        if ((saltar)); then saltar=0; continue; fi
+                case "$palabra" in
+                    --*=*) continue ;;
+                    -*) _marcador_toma_valor "$ruta" "$palabra" && saltar=1; continue ;;
+                esac
+                if _marcador_es_sub "$ruta" "$palabra"; then ruta="${ruta:+$ruta }$palabra"; fi
+        """
+
     private static func bash(_ nodos: [Nodo]) -> String {
         """
         # Autocompletado de marcador para bash (generado por «marcador completado bash»).
@@ -142,14 +153,7 @@ enum Completado {
             local ruta="" i palabra saltar=0
             for ((i = 1; i < COMP_CWORD; i++)); do
                 palabra="${COMP_WORDS[i]}"
-                if ((saltar)); then saltar=0; continue; fi
-                case "$palabra" in
-                    --*=*) continue ;;
-                    -*) _marcador_toma_valor "$ruta" "$palabra" && saltar=1; continue ;;
-                esac
-                if _marcador_es_sub "$ruta" "$palabra"; then
-                    ruta="${ruta:+$ruta }$palabra"
-                fi
+                \(paso)
             done
             printf '%s' "$ruta"
         }
@@ -194,14 +198,7 @@ enum Completado {
                 local -i i saltar=0
                 for ((i = 2; i <= $#; i++)); do
                     palabra="${@[i]}"
-                    if ((saltar)); then saltar=0; continue; fi
-                    case "$palabra" in
-                        --*=*) continue ;;
-                        -*) _marcador_toma_valor "$ruta" "$palabra" && saltar=1; continue ;;
-                    esac
-                    if _marcador_es_sub "$ruta" "$palabra"; then
-                        ruta="${ruta:+$ruta }$palabra"
-                    fi
+                    \(paso)
                 done
                 (($# == 1)) && anterior=""
 
