@@ -35,8 +35,10 @@ public final class Sondeador: Sendable {
 
     public init(
         nucleo: Nucleo, registro: any Registro,
-        arrendatario: String =
-            "directo-\(Propietario.actual.pid)-\(UInt32.random(in: 0...UInt32.max))",
+        arrendatario: String = Arrendatario(
+            etiqueta: "directo-" + String(UInt32.random(in: 0...UInt32.max), radix: 16),
+            propietario: .actual
+        ).texto,
         cliente: @escaping Cliente = ClienteHTTP.enviar,
         alAvisar: @escaping @Sendable () -> Void = {}
     ) {
@@ -45,6 +47,22 @@ public final class Sondeador: Sendable {
         self.arrendatario = arrendatario
         self.cliente = cliente
         self.alAvisar = alAvisar
+    }
+
+    /// Gives back at once the sources leased by a poller observably gone (a process of this
+    /// host that no longer exists), so a `directo` started after a `kill -9` polls them now,
+    /// not when the lease runs out (issue 40); a holder on another host keeps its lease.
+    func relevarHuerfanas() async {
+        let arrendadas =
+            (try? await enLaTienda { try self.nucleo.tienda.fuentes.arrendadas() }) ?? []
+        for (fuente, texto) in arrendadas where texto != arrendatario {
+            guard let otro = Arrendatario(texto: texto), otro.propietario.esDeEsteAnfitrion,
+                !otro.propietario.estaVivo
+            else { continue }
+            _ = try? await enLaTienda {
+                try self.nucleo.tienda.fuentes.soltar(fuente: fuente, arrendatario: texto)
+            }
+        }
     }
 
     /// What one poll of one source did.
@@ -58,6 +76,7 @@ public final class Sondeador: Sendable {
     /// Polls every source due now, at once, and returns what each did.
     @discardableResult
     public func sondearDebidas() async throws -> [Resultado] {
+        await relevarHuerfanas()
         let debidas = try await enLaTienda {
             try self.nucleo.tienda.fuentes.arrendarDebidas(
                 arrendatario: self.arrendatario, ahora: self.nucleo.ahora(),

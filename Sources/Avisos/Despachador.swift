@@ -30,6 +30,9 @@ public final class Despachador: Sendable {
         public var sondeo: Duration = .milliseconds(200)
         /// Runs one lane delivers at the same time.
         public var concurrencia = 16
+        /// How often a serving dispatcher looks for leases of holders that are gone (a process
+        /// of this host that no longer exists) and gives them back at once.
+        public var relevo: Duration = .seconds(1)
 
         public init() {}
     }
@@ -51,6 +54,7 @@ public final class Despachador: Sendable {
         var carriles: [String: Carril] = [:]
         var ejecucionLocal: Int?
         var renovacion: Task<Void, Never>?
+        var relevo: Task<Void, Never>?
         var enMarcha = false
         /// The deliveries claimed and not yet settled, by channel: the only leases renewed.
         var enCurso: [String: Set<Int>] = [:]
@@ -68,8 +72,7 @@ public final class Despachador: Sendable {
         canales: [CanalActivo],
         registro: any Registro,
         configuracion: Configuracion = Configuracion(),
-        arrendatario: String =
-            "despachador-\(Propietario.actual.pid)-\(UInt32.random(in: 0...UInt32.max))",
+        arrendatario: String = Despachador.nuevoArrendatario(),
         ahora: @escaping @Sendable () -> Double = segundosUnix,
         reloj: Reloj = .continuo,
         enriquecedor: Enriquecedor? = nil,
@@ -96,8 +99,7 @@ public final class Despachador: Sendable {
     public convenience init(
         buzon: any Buzon, canales: [any Notificador], registro: any Registro,
         configuracion: Configuracion = Configuracion(),
-        arrendatario: String =
-            "despachador-\(Propietario.actual.pid)-\(UInt32.random(in: 0...UInt32.max))",
+        arrendatario: String = Despachador.nuevoArrendatario(),
         ahora: @escaping @Sendable () -> Double = segundosUnix, reloj: Reloj = .continuo,
         enriquecedor: Enriquecedor? = nil, permitido: @escaping @Sendable () throws -> Bool
     ) {
@@ -105,6 +107,40 @@ public final class Despachador: Sendable {
             buzon: buzon, canales: canales.map { CanalActivo(notificador: $0) },
             registro: registro, configuracion: configuracion, arrendatario: arrendatario,
             ahora: ahora, reloj: reloj, enriquecedor: enriquecedor, permitido: permitido)
+    }
+
+    /// A lease holder's name for a new dispatcher of this process (`Arrendatario`).
+    public static func nuevoArrendatario() -> String {
+        Arrendatario(
+            etiqueta: "despachador-" + String(UInt32.random(in: 0...UInt32.max), radix: 16),
+            propietario: .actual
+        ).texto
+    }
+
+    /// Gives back at once the deliveries leased by holders observably gone — a process of this
+    /// host that no longer exists (issue 40: a `kill -9`ed dispatcher held its work for a whole
+    /// lease, and later goals reached a webhook 57–60 s late) — and wakes the lanes. A holder
+    /// on another host is left to its lease, which only its renewals keep.
+    /// - Returns: how many deliveries were given back.
+    @discardableResult
+    public func relevarHuerfanos() -> Int {
+        guard let arrendatarios = try? buzon.arrendatarios() else { return 0 }
+        var devueltas = 0
+        for texto in arrendatarios where texto != arrendatario {
+            guard let otro = Arrendatario(texto: texto), otro.propietario.esDeEsteAnfitrion,
+                !otro.propietario.estaVivo
+            else { continue }
+            let n =
+                (try? buzon.liberar(arrendatario: texto, canal: nil, ahora: ahora())) ?? 0
+            if n > 0 {
+                registro.anotar(
+                    "\(n) \(n == 1 ? "aviso vuelve" : "avisos vuelven") a la cola: "
+                        + "su despachador (pid \(otro.propietario.pid)) ya no existe")
+            }
+            devueltas += n
+        }
+        if devueltas > 0 { despertar() }
+        return devueltas
     }
 
     /// The run whose process-local deliveries (the terminal banner) this dispatcher owns.
@@ -123,6 +159,7 @@ public final class Despachador: Sendable {
     /// - Parameter aviso: only this notice's deliveries (`avisos probar`).
     @discardableResult
     public func enviarPendientes(aviso: Int? = nil) async throws -> ResumenDeEnvio {
+        relevarHuerfanos()
         try buzon.caducarBannersHuerfanos(ahora: ahora())
         let inicio = ahora()
         let carriles = estado.withLock { Array($0.carriles.values) }
@@ -171,6 +208,7 @@ public final class Despachador: Sendable {
             estado.renovacion = Task(executorPreference: ejecutor) {
                 await self.renovarArriendos()
             }
+            estado.relevo = Task(executorPreference: ejecutor) { await self.vigilarHuerfanos() }
             return Array(estado.carriles.values)
         }
         for carril in carriles { carril.arrancar(self, modo: .continuo) }
@@ -226,6 +264,8 @@ public final class Despachador: Sendable {
         let (carriles, renovacion) = estado.withLock {
             estado -> ([Carril], Task<Void, Never>?) in
             estado.enMarcha = false
+            estado.relevo?.cancel()
+            estado.relevo = nil
             defer { estado.renovacion = nil }
             return (Array(estado.carriles.values), estado.renovacion)
         }
@@ -541,6 +581,19 @@ public final class Despachador: Sendable {
         }
         let demora = politica.demora(trasElIntento: entrega.intento, pedida: fallo.reintentarTras)
         return .reintentar(cuando: ahora() + demora, error: fallo.motivo)
+    }
+
+    /// While serving: `relevarHuerfanos` every `relevo`.
+    private func vigilarHuerfanos() async {
+        relevarHuerfanos()
+        while true {
+            do {
+                try await reloj.esperar(configuracion.relevo)
+            } catch {
+                return
+            }
+            relevarHuerfanos()
+        }
     }
 
     /// Keeps this dispatcher's leases while it works: every third of the lease, the leases of

@@ -46,6 +46,9 @@ public protocol Buzon: Sendable {
     @discardableResult
     func soltar(_ entregas: [String: [Int]], arrendatario: String, ahora: Double) throws -> Int
 
+    /// Who holds a lease on a pending delivery now (`Arrendatario.texto`, or an older form).
+    func arrendatarios() throws -> Set<String>
+
     /// Gives back the leases `arrendatario` holds on deliveries of `canal` (all channels when
     /// `nil`), due at once for the next dispatcher, with the same identifier.
     /// - Returns: how many leases were given back.

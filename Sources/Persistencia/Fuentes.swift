@@ -138,6 +138,8 @@ public protocol Fuentes: Sendable {
     /// - Returns: `false`, writing nothing, when the lease is no longer this poller's.
     @discardableResult
     func registrar(_ sondeo: SondeoHecho, arrendatario: String, ahora: Double) throws -> Bool
-    /// Gives back a lease without polling (the poller is stopping).
+    /// Gives back a lease without polling (the poller is stopping, or it is gone).
     func soltar(fuente: Int, arrendatario: String) throws
+    /// The sources leased now, with who holds each (`Arrendatario.texto`, or an older form).
+    func arrendadas() throws -> [(fuente: Int, arrendatario: String)]
 }

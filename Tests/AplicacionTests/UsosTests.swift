@@ -152,6 +152,7 @@ struct EnvioFallidoTests {
         func soltar(_ e: [String: [Int]], arrendatario: String, ahora: Double) throws -> Int {
             try base.soltar(e, arrendatario: arrendatario, ahora: ahora)
         }
+        func arrendatarios() throws -> Set<String> { try base.arrendatarios() }
         func liberar(arrendatario: String, canal: String?, ahora: Double) throws -> Int {
             try base.liberar(arrendatario: arrendatario, canal: canal, ahora: ahora)
         }

@@ -1,4 +1,5 @@
 import Almacen
+import Foundation
 import Motor
 import Persistencia
 import Sistema
@@ -187,6 +188,54 @@ struct DespachadorTests {
         try await despachador([uno, dos], arrendatario: "otro").enviarPendientes()
         #expect(uno.avisos.map(\.identificador) == ["gol-12-Ana"])
         #expect(dos.avisos.map(\.identificador) == ["gol-12-Ana"])
+    }
+
+    /// A holder whose process is gone from this host has its deliveries taken at once, not
+    /// when its lease runs out (issue 40); a living holder, and a holder of another host or of
+    /// an older marcador (a name that does not say its process), keep theirs.
+    @Test func lasEntregasDeUnArrendatarioMuertoSeTomanEnseguida() async throws {
+        _ = try await jugar(Ejemplo.rayoContraToros, duracion: 90)
+        let buzon = BuzonSQLite(queue)
+        // A process that no longer exists: a child that has been waited for.
+        let hijo = Process()
+        hijo.executableURL = URL(fileURLWithPath: "/bin/true")
+        try hijo.run()
+        hijo.waitUntilExit()
+        let muerto = Arrendatario(
+            etiqueta: "despachador-muerto",
+            propietario: Propietario(
+                anfitrion: Propietario.actual.anfitrion, pid: Int(hijo.processIdentifier),
+                inicio: 1))
+        let vivo = Arrendatario(etiqueta: "despachador-vivo", propietario: .actual)
+        let lejano = Arrendatario(
+            etiqueta: "despachador-lejano",
+            propietario: Propietario(anfitrion: "otra-maquina", pid: 1, inicio: 1))
+        #expect(Arrendatario(texto: muerto.texto) == muerto)
+        #expect(Arrendatario(texto: "despachador-123-456") == nil)
+        func reclamar(_ quien: String) throws -> Int {
+            try buzon.reclamar(
+                Reclamo(
+                    canal: "registro", arrendatario: quien, ahora: reloj.ahora, arriendo: 60,
+                    limite: 10)
+            ).count
+        }
+        #expect(try reclamar(muerto.texto) == 3)
+        let registro = RegistroEspia()
+        let espia = NotificadorEspia(canal: "registro")
+        #expect(try await despachador([espia], registro: registro).enviarPendientes().total == 3)
+        #expect(espia.avisos.count == 3)
+        #expect(
+            registro.lineas.contains(
+                "3 avisos vuelven a la cola: su despachador (pid \(hijo.processIdentifier)) ya no existe"
+            ))
+        // The others keep their leases: nothing is delivered behind their back.
+        _ = try await jugar(Ejemplo.rayoContraToros, duracion: 90)
+        for otro in [vivo.texto, lejano.texto, "despachador-123-456"] {
+            #expect(try reclamar(otro) == 3)
+            #expect(try await despachador([espia]).enviarPendientes().total == 0)
+            #expect(try buzon.arrendatarios() == [otro])
+            try buzon.liberar(arrendatario: otro, canal: nil, ahora: reloj.ahora)
+        }
     }
 
     /// A claimed delivery belongs to its dispatcher until the lease expires; then another one

@@ -336,6 +336,18 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     }
 
     @discardableResult
+    public func arrendatarios() throws -> Set<String> {
+        try queue.read { db in
+            Set(
+                try db.rows(
+                    """
+                    SELECT DISTINCT arrendatario FROM entrega
+                    WHERE arrendatario IS NOT NULL AND estado = 'pendiente'
+                    """
+                ) { $0.string("arrendatario") })
+        }
+    }
+
     public func liberar(arrendatario: String, canal: String?, ahora: Double) throws -> Int {
         try queue.writeConcurrente { db in
             try db.execute(

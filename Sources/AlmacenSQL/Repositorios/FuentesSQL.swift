@@ -185,6 +185,14 @@ public struct FuentesSQL<Cola: ColaSQL>: Fuentes {
             seguimiento: seguimiento)
     }
 
+    public func arrendadas() throws -> [(fuente: Int, arrendatario: String)] {
+        try queue.read { db in
+            try db.rows("SELECT id, arrendatario FROM fuente WHERE arrendatario IS NOT NULL") {
+                ($0.int("id"), $0.string("arrendatario"))
+            }
+        }
+    }
+
     public func soltar(fuente: Int, arrendatario: String) throws {
         try queue.writeConcurrente { db in
             try db.execute(
