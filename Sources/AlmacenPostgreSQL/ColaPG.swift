@@ -31,6 +31,10 @@ public final class ColaPG: ColaSQL {
     private struct Estado: ~Copyable {
         var conexion: ConexionPG?
         var escrituras = 0
+        /// When the server was first found gone in an outage still under way: every call
+        /// waits for it only until `paciencia` after that instant, not `paciencia` each (issue
+        /// 40: a drain's calls one after another kept `avisos enviar` going 150 s and more).
+        var caida: Double?
     }
 
     /// The advisory lock `write` takes (two keys: marcador's, then this lock's).
@@ -79,7 +83,8 @@ public final class ColaPG: ColaSQL {
                 do {
                     return try body(conexion)
                 } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
-                    caida = caida ?? Interrupcion.reloj()
+                    caida = caida ?? estado.caida ?? Interrupcion.reloj()
+                    estado.caida = caida
                     estado.conexion = nil
                 } catch let error as ErrorPG where error.reintentable && carreras < 10 {
                     carreras += 1
@@ -123,7 +128,8 @@ public final class ColaPG: ColaSQL {
                             + ["INSERT INTO peticion (id) VALUES ('\(peticion)')", "COMMIT"])
                     return resultado!
                 } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
-                    caida = caida ?? Interrupcion.reloj()
+                    caida = caida ?? estado.caida ?? Interrupcion.reloj()
+                    estado.caida = caida
                     estado.conexion = nil
                     // Only a transaction whose body ran can have reached COMMIT; its id tells
                     // whether the server committed it before the connection went.
@@ -164,9 +170,16 @@ public final class ColaPG: ColaSQL {
     private func conexionViva(_ estado: inout Estado, caida: Double?) throws -> ConexionPG {
         if let conexion = estado.conexion, !conexion.rota { return conexion }
         estado.conexion = nil
-        let nueva = try conectar(desde: caida)
-        estado.conexion = nueva
-        return nueva
+        let desde = caida ?? estado.caida
+        do {
+            let nueva = try conectar(desde: desde)
+            estado.caida = nil
+            estado.conexion = nueva
+            return nueva
+        } catch let error as ErrorPG where error.sinConexion && !error.interrumpido {
+            estado.caida = desde ?? Interrupcion.reloj() - paciencia
+            throw error
+        }
     }
 
     /// Connects, retrying with backoff (0.05 s doubling up to 2 s) while the outage that

@@ -99,22 +99,33 @@ public struct Reparto: Sendable {
     public func enviar(configuracion: Despachador.Configuracion) async throws -> ResumenDeEnvio {
         try nucleo.podarSiToca()
         let despachador = try despachador(configuracion: configuracion)
-        let resumen = try await despachador.enviarPendientes()
         let buzon = nucleo.tienda.buzon
+        // What was pending at the start: with the store gone at the end, what is left is told
+        // from it (at most that, less what this drain settled).
+        let alEmpezar = (try? buzon.pendientesPorCanal(ejecucion: nil))?.values.reduce(0, +)
+        let resumen = try await despachador.enviarPendientes()
         if Task.isCancelled || resumen.fallosDeTienda > 0 {
-            try buzon.liberar(
+            // A store that is gone cannot take them back: then the leases run out.
+            _ = try? buzon.liberar(
                 arrendatario: despachador.arrendatario, canal: nil, ahora: nucleo.ahora())
         }
         if resumen.fallosDeTienda > 0 {
-            let quedan = (try? buzon.pendientesPorCanal(ejecucion: nil))?.values.reduce(0, +)
+            let quedan: String
+            if let ahora = (try? buzon.pendientesPorCanal(ejecucion: nil))?.values.reduce(0, +) {
+                quedan = Textos.cuenta(
+                    ahora, "entrega queda pendiente", "entregas quedan pendientes")
+            } else if let alEmpezar {
+                quedan =
+                    "quedan pendientes como mucho "
+                    + Textos.cuenta(max(0, alEmpezar - resumen.total), "entrega", "entregas")
+                    + " (de \(alEmpezar); no se pudo volver a contar)"
+            } else {
+                quedan = "puede quedar trabajo pendiente"
+            }
             throw Fallo.entradaSalida(
                 "La base de datos «\(nucleo.descripcion)» falló durante el envío "
-                    + "(el registro dice dónde); "
-                    + (quedan.map {
-                        Textos.cuenta($0, "entrega queda pendiente", "entregas quedan pendientes")
-                    }
-                        ?? "puede quedar trabajo pendiente")
-                    + ": «marcador avisos enviar» las entrega cuando vuelva.")
+                    + "(el registro dice dónde); \(quedan): «marcador avisos enviar» las entrega "
+                    + "cuando vuelva.")
         }
         return resumen
     }

@@ -163,6 +163,29 @@ struct FallosDePostgreSQLE2ETests {
                 """) == 0)
     }
 
+    /// The server stops for good in the middle of a drain (issue 40: `avisos enviar` was still
+    /// running 150 s later): the drain rides through up to its 60-s patience, then ends with
+    /// 74, saying how much is left.
+    @Test func enviarConElServidorParadoTerminaEnSuPlazo() async throws {
+        let (servidor, escenario) = try await servidorPropio()
+        defer { servidor.parar() }
+        _ = try await escenario.marcador("avisos", "activar")
+        try await PostgreSQLE2ETests().encolar(50, porEjecucion: 100, en: escenario)
+        let enviando = try escenario.lanzar("avisos", "enviar")
+        let entregadas = "SELECT count(*) FROM entrega WHERE estado = 'entregada'"
+        #expect(try await esperarQue { try await contar(escenario.db, entregadas) > 200 })
+        servidor.parar()
+        let parado = ContinuousClock.now
+        let resultado = await enviando.esperar(limite: 120)
+        let tardado = ContinuousClock.now - parado
+        #expect(resultado.codigo == 74, "\(resultado.error.suffix(400))")
+        #expect(tardado < .seconds(75), "\(tardado)")
+        #expect(
+            resultado.error.contains("quedan pendientes como mucho"),
+            "\(resultado.error.suffix(400))")
+        #expect(resultado.sinTrazaDeFallo)
+    }
+
     /// `servir` with a run the page started: the restart does not stop the run nor the
     /// server; the run ends and its goals are delivered once.
     @Test func servirAtraviesaUnReinicio() async throws {
