@@ -127,7 +127,7 @@ esquema:
 	    | grep -v -e '^PRAGMA foreign_keys=OFF;$$' -e '^BEGIN TRANSACTION;$$' -e '^COMMIT;$$'; \
 	} > migrations/esquema.sql
 
-# DESIGN §12's figures, PostgreSQL beside SQLite: needs postgresql, sqlite3 and hyperfine.
+# postgresql.md's figures, PostgreSQL beside SQLite: needs postgresql, sqlite3 and hyperfine.
 bench-postgresql: deps
 	$(RELEASE)
 	bench/postgresql.sh

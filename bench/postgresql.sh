@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The figures of DESIGN §12, PostgreSQL beside SQLite in the same run (`make bench-postgresql`):
+# The figures of postgresql.md, PostgreSQL beside SQLite in the same run (`make bench-postgresql`):
 #   1. dispatch throughput: N `avisos enviar` processes draining the same 20,000 notices on the
 #      real default channel (`registro`), N = 1, 2, 4 on PostgreSQL and 1 on SQLite, each
 #      PostgreSQL round followed by the same drain by N C processes (bench/despacho_pg.c);

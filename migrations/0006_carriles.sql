@@ -1,4 +1,4 @@
--- The delivery core of round 2 (DESIGN §8): per-channel lanes that keep each run's notices in
+-- The delivery core of round 2 (delivery.md): per-channel lanes that keep each run's notices in
 -- order, leases that are renewed while their holder works, channel types owned by the code.
 --
 -- Rebuilt tables are copied whole: migrations run with foreign keys off (and are checked with

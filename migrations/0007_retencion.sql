@@ -1,4 +1,4 @@
--- Growth (DESIGN §9): the log keeps the last days or lines the user allows, and delivered
+-- Growth (safety.md): the log keeps the last days or lines the user allows, and delivered
 -- notices are pruned after their time-to-live plus a margin, their counts kept here.
 
 CREATE TABLE entrega_podada (

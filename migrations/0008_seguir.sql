@@ -1,4 +1,4 @@
--- Fan views and following (DESIGN §10): a notice may be a channel test, not a goal of a run.
+-- Fan views and following (fans.md): a notice may be a channel test, not a goal of a run.
 -- `aviso` is rebuilt (foreign keys are off during migrations, so its deliveries stay) with the
 -- run and the match optional and a kind: 'gol' or 'prueba'.
 

@@ -1,4 +1,4 @@
--- The screen (DESIGN §11): every change a page shows, in commit order, each with an id that a
+-- The screen (screen.md): every change a page shows, in commit order, each with an id that a
 -- reconnecting page sends back (`Last-Event-ID`) to get exactly what it missed.
 --
 -- Runs are written by many statements in several processes (minutes, hand goals, cancellation,

@@ -1,4 +1,4 @@
--- Order per match across retries (DESIGN §8): a delivery waits while any earlier delivery of
+-- Order per match across retries (delivery.md): a delivery waits while any earlier delivery of
 -- its run on its channel is pending and not taken by the same claim (leased, or waiting for
 -- its retry), so the claim looks for pending ones, leased or not.
 DROP INDEX entrega_arrendada;

@@ -1,4 +1,4 @@
--- Live feeds (DESIGN §15): the sources, the matches each follows with its last snapshot, the
+-- Live feeds (directo.md): the sources, the matches each follows with its last snapshot, the
 -- notices those matches send, and what each channel chooses to get.
 CREATE TABLE fuente (
     id INTEGER PRIMARY KEY,

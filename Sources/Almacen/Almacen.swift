@@ -113,7 +113,7 @@ public enum Almacen {
 
     /// The database and its `-wal` and `-shm` must be this user's own and writable by nobody
     /// else: a file planted by another user (or left 0666) could be read or changed behind
-    /// marcador's back, and it holds webhook secrets (DESIGN §9).
+    /// marcador's back, and it holds webhook secrets (safety.md).
     static func comprobarFicheros(_ ruta: String) throws {
         guard ruta != ":memory:", !ruta.isEmpty, !ruta.hasPrefix("file:") else { return }
         for fichero in [ruta, ruta + "-wal", ruta + "-shm"] {

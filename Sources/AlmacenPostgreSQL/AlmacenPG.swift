@@ -1,6 +1,6 @@
 import AlmacenSQL
 
-/// Opens marcador's PostgreSQL store (DESIGN §12): `--db postgresql://…` or `MARCADOR_DB`.
+/// Opens marcador's PostgreSQL store (postgresql.md): `--db postgresql://…` or `MARCADOR_DB`.
 public enum AlmacenPG {
     /// Whether `ruta` names a PostgreSQL database rather than a SQLite file.
     public static func esURL(_ ruta: String) -> Bool {
@@ -76,7 +76,7 @@ public enum AlmacenPG {
     /// Connects, migrates and seeds once (under the migration lock, so processes starting
     /// together seed once and never over what another wrote).
     /// - Parameter paciencia: how long the store keeps reconnecting, through a server restart,
-    ///   before a call fails (DESIGN §13: 60 s for the commands that run for long).
+    ///   before a call fails (architecture.md: 60 s for the commands that run for long).
     public static func abrir(url: String, paciencia: Double = 0) throws -> ColaPG {
         let cola = try ColaPG(url: url, paciencia: paciencia)
         try cola.read { conexion in

@@ -4,7 +4,7 @@ import Sistema
 import Synchronization
 
 /// A process's connection to the PostgreSQL store, serialized behind a lock like SQLite's
-/// `DatabaseQueue`, and the rules that make it ride out the server (DESIGN §13).
+/// `DatabaseQueue`, and the rules that make it ride out the server (architecture.md).
 ///
 /// - A broken connection (a restart, a cut, a server that stopped answering) is opened again
 ///   with backoff for up to `paciencia` seconds, then the call fails (exit 74).

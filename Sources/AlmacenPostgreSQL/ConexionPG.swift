@@ -46,7 +46,7 @@ enum LibPQ {
 /// each statement is prepared once per connection, parameters travel as text and the server
 /// infers their types (the SQL casts where it cannot).
 ///
-/// A state machine that never waits blindly (DESIGN §13): it connects with libpq's
+/// A state machine that never waits blindly (architecture.md): it connects with libpq's
 /// asynchronous calls and waits for every answer with poll(2) against a deadline and the
 /// process's `Interrupcion`, so a server that hangs costs `plazo` at most, and SIGINT ends the
 /// wait at once. TCP keepalives find a dead peer. After any failure to reach the server the

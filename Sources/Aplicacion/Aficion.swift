@@ -33,7 +33,7 @@ public struct FiltroDePartidos: Sendable, Hashable {
     }
 }
 
-/// Everything the match card shows (DESIGN §10).
+/// Everything the match card shows (fans.md).
 public struct FichaCompleta: Sendable {
     public var ficha: FichaDePartido
     /// How its latest run stands (as in `partidos`).
@@ -89,7 +89,7 @@ public struct TablaDeGrupo: Sendable {
     public var filas: [Clasificacion.Fila]
 }
 
-/// How a competition is played, as its matches tell (DESIGN §14).
+/// How a competition is played, as its matches tell (import.md).
 public enum FormatoDeCompeticion: String, Sendable {
     /// Groups (a World Cup, a Euro): a table per group, of its group matches.
     case grupos
@@ -111,7 +111,7 @@ public enum FormatoDeCompeticion: String, Sendable {
     }
 }
 
-/// The fan views of DESIGN §10: what every front end shows, computed once here.
+/// The fan views of fans.md: what every front end shows, computed once here.
 extension Nucleo {
     /// Every match that passes `filtro`, with how its latest run stands, one at a time (a list
     /// of 100,000 matches is never held whole).
@@ -165,7 +165,7 @@ extension Nucleo {
         try tienda.partidos.competiciones()
     }
 
-    /// The tables of a competition (DESIGN §14): one per group, or one for a league (every
+    /// The tables of a competition (import.md): one per group, or one for a league (every
     /// match) or a league phase (its league rounds, not the knockout ones), from the official
     /// results and, for matches without one, the latest finished run.
     /// - Parameters:

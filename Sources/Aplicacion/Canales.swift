@@ -31,7 +31,7 @@ public struct Seguimiento: Sendable, Hashable {
     public var vacio: Bool { equipos.isEmpty && competiciones.isEmpty && partidos.isEmpty }
 }
 
-/// The channels of DESIGN §4 and their following (§10).
+/// The channels of delivery.md and their following (§10).
 extension Nucleo {
     /// Every configured channel, with whether it works here.
     public func canales() throws -> [EstadoDeCanal] {
@@ -140,7 +140,7 @@ extension Nucleo {
         return canal
     }
 
-    /// A webhook needs an `http(s)` URL with a valid host and port (DESIGN §9).
+    /// A webhook needs an `http(s)` URL with a valid host and port (safety.md).
     public static func comprobarURLDeWebhook(_ url: String?) throws(Fallo) {
         guard let url else { throw .uso("Un canal webhook necesita --url URL.") }
         do {

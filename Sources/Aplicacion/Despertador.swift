@@ -2,7 +2,7 @@ import Sistema
 import Synchronization
 import Torneo
 
-/// Where a stop request goes (DESIGN §13): to a run of this process in place, to a run of
+/// Where a stop request goes (architecture.md): to a run of this process in place, to a run of
 /// another process on this host by SIGUSR1, and to a run on another host through the store
 /// (the request is a row, and PostgreSQL rings `marcador_parar` when it is written; the owner
 /// also reads it in its next minute's transaction).

@@ -25,7 +25,7 @@ public struct PartidoJSON: Encodable, Sendable {
     /// Kick-off in the user's zone (`2018-06-14 17:00`), or the venue's time when the file
     /// gives no offset.
     public var inicio: String?
-    /// What the list shows (DESIGN §14): a match really played and never replayed here is
+    /// What the list shows (import.md): a match really played and never replayed here is
     /// `terminado` with its official score.
     public var estado: String
     public var estadoTexto: String

@@ -3,7 +3,7 @@ import Persistencia
 /// An error meant for the user: a whole Spanish sentence and what kind of failure it is.
 ///
 /// Use cases throw these; each front end turns the kind into its own terms (the CLI's exit
-/// statuses of DESIGN §5, the web API's HTTP statuses of §11), so a user never reads a Swift
+/// statuses of cli.md, the web API's HTTP statuses of §11), so a user never reads a Swift
 /// error description or a crash trace, whichever front end they use.
 public struct Fallo: Error, Sendable, Equatable {
     public enum Clase: Sendable, Hashable {

@@ -3,7 +3,7 @@ import Directo
 import Persistencia
 import Torneo
 
-/// Live feeds (DESIGN §15): `fuentes añadir|quitar` and the listing, for every front end.
+/// Live feeds (directo.md): `fuentes añadir|quitar` and the listing, for every front end.
 extension Nucleo {
     public static let cadaMinimo = 1.0
     public static let cadaMaximo = 86_400.0

@@ -3,7 +3,7 @@ import Persistencia
 import Torneo
 
 extension Nucleo {
-    /// The lessons' buttons (DESIGN §3.7, §10): adds a manual goal to the latest run of the
+    /// The lessons' buttons (runs.md.7, §10): adds a manual goal to the latest run of the
     /// match (a new, unstarted run if it has none), or with `quitar` undoes the last one of
     /// that side. It counts and is logged; it never notifies.
     /// - Returns: the sentence the user reads (`Gol a mano de Toros: Rayo FC 2-2 Toros.`).

@@ -17,7 +17,7 @@ public struct ImportacionDeFichero: Sendable {
     public var advertencias: [String]
 }
 
-/// Importing openfootball files (DESIGN §10, §14): read and checked whole before the store is
+/// Importing openfootball files (fans.md, §14): read and checked whole before the store is
 /// touched, stored all or nothing.
 extension Nucleo {
     /// Files larger than this are refused before reading: no match file comes near it.

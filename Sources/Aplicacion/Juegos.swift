@@ -26,7 +26,7 @@ public struct PeticionDeJuego: Sendable {
     }
 }
 
-/// The runs this process plays (DESIGN §3, §13): one for `jugar`, any number for `servir`.
+/// The runs this process plays (runs.md, §13): one for `jugar`, any number for `servir`.
 ///
 /// Every start goes through the engine's run control, so starting a match that is being
 /// played anywhere — in this process, another, or on another host — stops that run in the same

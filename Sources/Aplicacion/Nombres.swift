@@ -1,7 +1,7 @@
 import Torneo
 
 /// Names a user typed, found among the stored ones without case, accents or punctuation
-/// (DESIGN §10); one that matches nothing says what exists.
+/// (fans.md); one that matches nothing says what exists.
 enum Nombres {
     /// The stored name `texto` stands for.
     /// - Parameters:

@@ -3,7 +3,7 @@ import Persistencia
 import Sistema
 import Torneo
 
-/// The application core (DESIGN §13): every use case of marcador, on any store, for any
+/// The application core (architecture.md): every use case of marcador, on any store, for any
 /// front end. Playing, relaunching, resuming and stopping runs (`Juegos`), manual goals,
 /// settings, imports, fan queries, channels, test notices and hosting the dispatchers
 /// (`Reparto`) live here once; the command line and `servir` only parse, call and render, and
@@ -37,7 +37,7 @@ public struct Nucleo: Sendable {
     /// How messages name the store (a path, or a URL without its password).
     public var descripcion: String { tienda.descripcion }
 
-    /// The store's clock, for everything the outbox times (DESIGN §13).
+    /// The store's clock, for everything the outbox times (architecture.md).
     public func ahora() -> Double { tienda.ahora() }
 
     /// The log; with `eco` each line goes to stderr too.
@@ -65,7 +65,7 @@ public struct Nucleo: Sendable {
             texto, entre: tienda.partidos.equipos(), clase: "equipo", plural: "equipos")
     }
 
-    /// Prunes what the settings no longer keep (DESIGN §9), by the store's clock.
+    /// Prunes what the settings no longer keep (safety.md), by the store's clock.
     public func podar() throws {
         try tienda.mantenimiento.podar(ahora: ahora())
     }

@@ -2,7 +2,7 @@ import Motor
 import Persistencia
 import Torneo
 
-/// The stored settings (DESIGN §3, §4, §9): read and changed here by every front end, each
+/// The stored settings (runs.md, §4, §9): read and changed here by every front end, each
 /// change with the sentence the user reads.
 extension Nucleo {
     public func ajustes() throws -> Ajustes { try tienda.partidos.ajustes() }
@@ -32,7 +32,7 @@ extension Nucleo {
         return "Milisegundos por minuto: \(ms)."
     }
 
-    /// Quiet mode: no banner and no bell where the match is watched (DESIGN §4).
+    /// Quiet mode: no banner and no bell where the match is watched (delivery.md).
     public func cambiarSilencio(_ silencio: Bool) throws -> String {
         try cambiar { $0.sinAvisosEnPrimerPlano = silencio }
         return Self.textoDeSilencio(silencio)

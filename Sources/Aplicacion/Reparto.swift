@@ -3,7 +3,7 @@ import Persistencia
 import Sistema
 import Torneo
 
-/// Hosting the outbox's dispatchers (DESIGN §8), for every process that delivers: `jugar`
+/// Hosting the outbox's dispatchers (delivery.md), for every process that delivers: `jugar`
 /// (`RepartoEnProceso`), `avisos enviar`, `avisos vigilar` and `servir`, wired once here.
 public struct Reparto: Sendable {
     let nucleo: Nucleo
@@ -95,7 +95,7 @@ public struct Reparto: Sendable {
     /// One drain of everything due now, every channel at once (`avisos enviar`). Cancelled,
     /// what was in flight is given back for the next dispatcher, same key.
     /// - Throws: `Fallo.entradaSalida` when the store failed and work may be left undone: the
-    ///   leases are given back and the sentence says how much is left (DESIGN §13).
+    ///   leases are given back and the sentence says how much is left (architecture.md).
     public func enviar(configuracion: Despachador.Configuracion) async throws -> ResumenDeEnvio {
         try nucleo.podarSiToca()
         let despachador = try despachador(configuracion: configuracion)

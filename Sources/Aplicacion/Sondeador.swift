@@ -5,7 +5,7 @@ import Sistema
 import Synchronization
 import Torneo
 
-/// Polls the live feeds (DESIGN §15) for `marcador directo`: every source that is due and not
+/// Polls the live feeds (directo.md) for `marcador directo`: every source that is due and not
 /// held by another poller is leased, fetched with its validators (`If-None-Match`,
 /// `If-Modified-Since`) and its key, read, compared with each match's snapshot, and the
 /// outcome written with its notices in one transaction. Sources are polled concurrently, so

@@ -14,7 +14,7 @@ public enum Textos {
 }
 
 /// What the user or a file said, quoted for a message: «…», shortened past 200 characters and
-/// made safe for a terminal (DESIGN §9).
+/// made safe for a terminal (safety.md).
 public func citado(_ texto: String) -> String {
     let corto = texto.count > 200 ? String(texto.prefix(200)) + "…" : texto
     return "«\(TextoSeguro.limpio(corto))»"

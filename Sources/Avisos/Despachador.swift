@@ -3,7 +3,7 @@ import Sistema
 import Synchronization
 import Torneo
 
-/// Drains the outbox (DESIGN §4, §8): one lane per channel claims that channel's due
+/// Drains the outbox (delivery.md, §8): one lane per channel claims that channel's due
 /// deliveries with a lease, hands them to the channel in goal order per run, and records each
 /// outcome (delivered, retry later, dead letter, discarded, expired).
 ///
@@ -529,7 +529,7 @@ public final class Despachador: Sendable {
 
     /// Stores outcomes, trying again with backoff (0.1 s doubling up to 2 s) while a third of
     /// the lease is left, so a full disk or a busy store that clears in time loses nothing and
-    /// the deliveries stay this dispatcher's meanwhile (DESIGN §8).
+    /// the deliveries stay this dispatcher's meanwhile (delivery.md).
     private func registrarConReintentos(_ resultados: [ResultadoDeEntrega]) async -> Result<
         ResultadosGuardados, any Error
     > {

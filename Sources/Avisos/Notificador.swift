@@ -23,7 +23,7 @@ public protocol Notificador: Sendable {
     /// of several runs one after another), each with its own outcome (`nil` delivered). A
     /// channel that can do it in one go (the log, in one transaction) overrides it. The
     /// outcomes may cover only the first notices: after a failure worth retrying the later ones
-    /// are not attempted (they wait behind it, DESIGN §8 order) and are given back.
+    /// are not attempted (they wait behind it, delivery.md order) and are given back.
     /// - Throws: `CancellationError` only; the outcomes of a cancelled batch are unknown.
     func notificarGoles(_ avisos: [AvisoDeGol]) async throws -> [FalloDeEntrega?]
 

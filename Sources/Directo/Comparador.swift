@@ -1,7 +1,7 @@
 import Torneo
 
 /// What changed in a followed match between its snapshot and the feed's new answer, as notices
-/// (DESIGN §15): kick-off, each goal (its scorer and minute when the feed lists goals; the team
+/// (directo.md): kick-off, each goal (its scorer and minute when the feed lists goals; the team
 /// and minute when only the score moved), half-time, full time, and every goal taken back — a
 /// goal gone from the list, or a score that went down — as «Gol anulado» under that goal's
 /// identifier. Pure: the caller stores the new snapshot with the notices, in one transaction.

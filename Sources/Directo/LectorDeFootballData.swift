@@ -5,7 +5,7 @@ import Torneo
 /// `/v4/competitions/{code}/matches` answer): each match's `id`, `utcDate`, `status`,
 /// `minute`, `homeTeam`/`awayTeam`, `score` and, where the plan gives them, `goals`.
 /// Lenient with what it does not need, strict with what it does: a match without teams or an
-/// id is left out and said, never guessed; names are the provider's, made safe (DESIGN §9), and
+/// id is left out and said, never guessed; names are the provider's, made safe (safety.md), and
 /// one match that cannot be read never holds back the others (issue 41).
 public enum LectorDeFootballData {
     public static func leer(_ bytes: [UInt8], competicion porDefecto: String) throws

@@ -1,7 +1,7 @@
 import Importador
 import Torneo
 
-/// An openfootball file served from a URL and updated as matches are played (DESIGN §15):
+/// An openfootball file served from a URL and updated as matches are played (directo.md):
 /// both layouts, read by the importer's own rules. A file says no more than its goals and its
 /// results: a match with `score.ft` is over; one with goals but no result is being played; one
 /// with neither has not started (or its list is not written yet). Read with the feed's rigor:

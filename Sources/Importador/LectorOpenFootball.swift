@@ -170,7 +170,7 @@ public enum LectorOpenFootball {
     /// Why a name from a feed cannot be stored, or `nil` when it can: the import's rules.
     public static func problemaDeNombre(_ texto: String) -> String? { problema(texto) }
 
-    /// Why a text from the file cannot be stored, or `nil` when it can (DESIGN §9).
+    /// Why a text from the file cannot be stored, or `nil` when it can (safety.md).
     static func problema(_ texto: String) -> String? {
         if texto.utf8.count > bytesMaximos {
             return "pasa de \(bytesMaximos) bytes (tiene \(texto.utf8.count))"

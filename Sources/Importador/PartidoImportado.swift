@@ -43,7 +43,7 @@ public struct Competicion: Sendable, Hashable {
 }
 
 /// How strictly a file is read. An import refuses the whole file for one bad name or match
-/// (DESIGN §9: the user fixes the file and imports again); a live feed is the provider's data,
+/// (safety.md: the user fixes the file and imports again); a live feed is the provider's data,
 /// not ours to refuse, and one bad match must never hold back the others of the answer.
 public enum Rigor: Sendable, Hashable {
     /// `importar`: a refused name or an unreadable match refuses the file.

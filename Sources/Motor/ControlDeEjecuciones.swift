@@ -1,7 +1,7 @@
 import Persistencia
 import Torneo
 
-/// The run-control service of DESIGN §3.6 and §8: the lessons' `.task(id:)` across processes.
+/// The run-control service of runs.md.6 and §8: the lessons' `.task(id:)` across processes.
 ///
 /// It starts or resumes a run (the store stops every other live run of the match in the same
 /// transaction), wakes the processes it stopped, reacts to stop requests addressed to its own

@@ -1,6 +1,6 @@
 import Torneo
 
-/// The durable outbox of DESIGN §4 and §8: notices enqueued in the transaction of their minute,
+/// The durable outbox of delivery.md and §8: notices enqueued in the transaction of their minute,
 /// deliveries leased by dispatchers, one lane per channel.
 ///
 /// Every method is one transaction of the store. Implementations: SQLite (`Almacen`) and

@@ -1,6 +1,6 @@
 import Torneo
 
-/// The store's log of changes for the screen (DESIGN §11): read by `marcador servir`, written by
+/// The store's log of changes for the screen (screen.md): read by `marcador servir`, written by
 /// the store itself for runs and by the `navegador` channel for notices.
 public protocol Cambios: Sendable {
     /// The newest change's id (0 when there is none): where a page that loaded the state now

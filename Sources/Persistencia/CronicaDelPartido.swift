@@ -4,7 +4,7 @@ import Torneo
 ///
 /// Each call is one transaction of the store, so a crash leaves the run at the last whole
 /// minute: the minute, the score and the notices of that minute are committed together or not
-/// at all. Every write is fenced (DESIGN §13): it happens only while this chronicle still owns
+/// at all. Every write is fenced (architecture.md): it happens only while this chronicle still owns
 /// the run, so a process that lost it (stopped, or taken over after a stale heartbeat) writes
 /// nothing more and learns why from the answer.
 public protocol CronicaDelPartido: Sendable {

@@ -1,5 +1,5 @@
 /// An error a store reports, which the user reads as a Spanish sentence about that store
-/// (DESIGN §7). Each driver says its own errors; the use cases and front ends only ask.
+/// (safety.md). Each driver says its own errors; the use cases and front ends only ask.
 public protocol ErrorDeTienda: Error {
     /// Why it failed, in Spanish and without naming the store: «no queda espacio en el disco».
     var explicacion: String { get }

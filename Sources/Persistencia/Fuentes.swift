@@ -119,7 +119,7 @@ public struct SondeoHecho: Sendable {
     }
 }
 
-/// Live feeds in a store (DESIGN §15): their configuration, one poller at a time per source
+/// Live feeds in a store (directo.md): their configuration, one poller at a time per source
 /// (a lease, on SQLite and PostgreSQL alike), and each poll's outcome written with its
 /// notices in one transaction.
 public protocol Fuentes: Sendable {

@@ -1,6 +1,6 @@
 import Torneo
 
-/// Keeping the store from growing without end (DESIGN §9): the log keeps its last days or
+/// Keeping the store from growing without end (safety.md): the log keeps its last days or
 /// lines, pending deliveries nobody took within their notice's time-to-live expire, and notices
 /// whose deliveries are all settled are pruned after their time-to-live plus a margin, their
 /// counts kept.

@@ -11,7 +11,7 @@ public protocol Registro: Sendable {
     func anotar(lineas: [(String, Int?)])
 
     /// Stores the lines, and throws when the store refused them: for the log channel, whose
-    /// delivery counts only once its line is kept (DESIGN §8: outcomes on evidence).
+    /// delivery counts only once its line is kept (delivery.md: outcomes on evidence).
     func guardar(lineas: [(String, Int?)]) throws
 
     /// Shows lines that another transaction already stored (the log channel's, written with

@@ -1,11 +1,11 @@
 import Torneo
 
-/// Everything a command needs from the store, whichever it is (DESIGN §12): SQLite, the
+/// Everything a command needs from the store, whichever it is (postgresql.md): SQLite, the
 /// embedded default, or PostgreSQL. Commands use only these protocols.
 public protocol Tienda: Sendable {
     /// How messages name it: the file's path, or the URL without its password.
     var descripcion: String { get }
-    /// The store's clock, unix seconds with a fraction (DESIGN §13): leases, heartbeats,
+    /// The store's clock, unix seconds with a fraction (architecture.md): leases, heartbeats,
     /// retries and time-to-live all use it, never each client's own, so a process whose clock
     /// is off redelivers nothing.
     func ahora() -> Double

@@ -76,7 +76,7 @@ public enum HTTPServerError: Error, Sendable, Equatable {
     case cannotListen(errno: Int32)
 }
 
-/// An HTTP/1.1 server on libevent (DESIGN §11): one event-loop thread serves every connection,
+/// An HTTP/1.1 server on libevent (screen.md): one event-loop thread serves every connection,
 /// so an idle event stream costs a socket and a few buffers, never a thread.
 ///
 /// The loop (`EventLoop`) reads each request off libevent's buffered sockets, hands it to the

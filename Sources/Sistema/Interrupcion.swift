@@ -8,7 +8,7 @@ import Synchronization
 
 /// The process is stopping (SIGINT, SIGTERM, SIGHUP): every wait on a store watches this, so a
 /// call blocked on a server that does not answer gives up within `gracia` and the process
-/// still ends within 250 ms (DESIGN §8, §13), while a store that answers still records the
+/// still ends within 250 ms (delivery.md, §13), while a store that answers still records the
 /// end (CANCELADO, leases given back).
 ///
 /// A signal handler cannot run Swift safely, so the one who hears the signal (a dispatch

@@ -1,4 +1,4 @@
-/// The user's stored preferences. Defaults are those of DESIGN §3 and §4.
+/// The user's stored preferences. Defaults are those of runs.md and §4.
 public struct Ajustes: Sendable, Hashable, Codable {
     /// Minutes a match lasts when `jugar` gets no `--duracion`.
     public var duracion: Int

@@ -64,7 +64,7 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public static let tituloDeDescanso = "Descanso"
     public static let tituloDeFinal = "Final del partido"
 
-    /// The annulment of `gol` (DESIGN §15): «Gol anulado», body `Gol anulado: Luis (Rayo FC),
+    /// The annulment of `gol` (directo.md): «Gol anulado», body `Gol anulado: Luis (Rayo FC),
     /// minuto 35`, under the goal's identifier, with the score it leaves.
     public static func anulacion(de gol: AvisoDeGol, marcador: Marcador) -> AvisoDeGol {
         var aviso = gol
@@ -138,7 +138,7 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     }
 
     /// `gol-35-Luis`; the same player's second goal in the same minute is `gol-80-Mbappé-2`
-    /// (DESIGN §9): both are notified, and the first keeps the lessons' exact format.
+    /// (safety.md): both are notified, and the first keeps the lessons' exact format.
     public static func identificador(de gol: Gol, repeticion: Int = 1) -> String {
         let base = "gol-\(gol.minuto)-\(gol.jugador.nombre)"
         return repeticion > 1 ? "\(base)-\(repeticion)" : base

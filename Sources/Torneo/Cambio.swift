@@ -1,4 +1,4 @@
-/// Something a page shows changed (DESIGN §11): one event of `GET /eventos`, in commit order.
+/// Something a page shows changed (screen.md): one event of `GET /eventos`, in commit order.
 /// Its id is what a reconnecting page sends back to get exactly what it missed.
 public struct Cambio: Sendable, Hashable {
     public enum Clase: String, Sendable, Hashable {

@@ -1,5 +1,5 @@
 /// The kinds of notice a channel may choose (`--avisar goles,anulados,inicio,descanso,final`,
-/// DESIGN §15). By default a channel gets goals and annulments: the alert and its correction.
+/// directo.md). By default a channel gets goals and annulments: the alert and its correction.
 public enum ClaseDeAviso: String, Sendable, Hashable, CaseIterable, Comparable {
     case goles, anulados, inicio, descanso, final
 

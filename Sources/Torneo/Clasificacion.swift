@@ -1,4 +1,4 @@
-/// A table computed from results (DESIGN §10, §14): a group's, a league's or a league phase's.
+/// A table computed from results (fans.md, §14): a group's, a league's or a league phase's.
 ///
 /// Three points a win, one a draw. Order, by default: points, goal difference, goals for, then
 /// the head-to-head points among the teams still tied, then the name (without case or

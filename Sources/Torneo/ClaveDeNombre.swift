@@ -1,4 +1,4 @@
-/// How names typed on the command line are compared with stored ones (DESIGN §10): without
+/// How names typed on the command line are compared with stored ones (fans.md): without
 /// case, accents or punctuation, so `--equipo "cote d ivoire"` finds «Côte d'Ivoire» and
 /// `--competicion "WORLD CUP 2018"` finds «World Cup 2018».
 public enum ClaveDeNombre {

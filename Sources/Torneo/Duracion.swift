@@ -1,4 +1,4 @@
-/// How long a match lasts: the one home of the rule of DESIGN §3 ("60, 90, and 120 for matches
+/// How long a match lasts: the one home of the rule of runs.md ("60, 90, and 120 for matches
 /// with extra time"), used by the engine, the stores and the command line alike.
 public enum Duracion {
     /// What the `duracion` setting may hold: a short or a full match.

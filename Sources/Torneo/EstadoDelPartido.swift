@@ -1,4 +1,4 @@
-/// Where a match stands, as `partidos` and the status line say it (DESIGN §3, point 5).
+/// Where a match stands, as `partidos` and the status line say it (runs.md, point 5).
 public enum EstadoDelPartido: Sendable, Hashable {
     case sinEmpezar
     case enJuego

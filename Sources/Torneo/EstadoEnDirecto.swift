@@ -1,4 +1,4 @@
-/// Where a match followed live stands, as its feed says (DESIGN §15).
+/// Where a match followed live stands, as its feed says (directo.md).
 public enum EstadoEnDirecto: String, Sendable, Hashable, Codable, CaseIterable {
     case programado
     case enJuego = "en_juego"

@@ -1,4 +1,4 @@
-/// Everything a fan looks at about one match (DESIGN §10): the script, where and when it was
+/// Everything a fan looks at about one match (fans.md): the script, where and when it was
 /// played, its official result when imported, and how its latest finished run ended.
 public struct FichaDePartido: Sendable, Hashable {
     public var partido: Partido

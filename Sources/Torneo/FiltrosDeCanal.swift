@@ -1,4 +1,4 @@
-/// What a channel follows (DESIGN §10): teams, competitions and matches. A channel with no
+/// What a channel follows (fans.md): teams, competitions and matches. A channel with no
 /// filter receives every goal; one with filters only the goals that pass any of them — a fan
 /// follows a union: their teams' goals (an own goal counts for the team it is credited to),
 /// every goal of their competitions, every goal of the matches they picked.

@@ -1,4 +1,4 @@
-/// Top scorers from the scripts (DESIGN §10): goals per player and team, penalties shown apart,
+/// Top scorers from the scripts (fans.md): goals per player and team, penalties shown apart,
 /// own goals not counted for the scorer.
 public enum Goleadores {
     public struct Fila: Sendable, Hashable, Codable {

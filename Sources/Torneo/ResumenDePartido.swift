@@ -51,7 +51,7 @@ public struct ResumenDePartido: Sendable, Hashable {
     /// When it kicks off, if the file says.
     public var saque: Saque? { Saque(fecha: fecha, hora: hora) }
 
-    // MARK: - What lists show (DESIGN §14: what happened is shown as it happened)
+    // MARK: - What lists show (import.md: what happened is shown as it happened)
 
     /// Being played for real, followed from a feed, and not replayed here.
     public var enDirecto: Bool {

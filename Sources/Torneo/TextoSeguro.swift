@@ -1,6 +1,6 @@
 /// The one rule for text that comes from data or from a peer (team, player, competition,
 /// ground and channel names, error bodies, URLs) on its way to a terminal or a log line
-/// (DESIGN §9): control characters are replaced by a visible escape, so a crafted name can
+/// (safety.md): control characters are replaced by a visible escape, so a crafted name can
 /// never move the cursor, retitle or clear the terminal, write the clipboard (OSC 52), forge a
 /// log line, or reorder what a reader sees.
 ///
@@ -31,7 +31,7 @@ public enum TextoSeguro {
         return String(salida)
     }
 
-    /// A name from a live feed made fit to store and show (DESIGN §9, issue 41): real provider
+    /// A name from a live feed made fit to store and show (safety.md, issue 41): real provider
     /// data is not ours to refuse, so instead of the import's refusal the format characters
     /// (bidi marks, zero-width ones) are dropped, the other control characters become spaces,
     /// runs of spaces become one, each character keeps at most `marcas` combining marks, and
@@ -68,7 +68,7 @@ public enum TextoSeguro {
     }
 
     /// Longest name shown (characters), its size in UTF-8 and the combining marks kept on one
-    /// character: the import's limits (DESIGN §9).
+    /// character: the import's limits (safety.md).
     public static let caracteresDeUnNombre = 200
     public static let bytesDeUnNombre = 800
     public static let marcasPorLetra = 3

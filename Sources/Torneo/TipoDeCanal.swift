@@ -1,4 +1,4 @@
-/// The kinds of notification channel a user can configure (DESIGN §4, §11).
+/// The kinds of notification channel a user can configure (delivery.md, §11).
 public enum TipoDeCanal: String, Sendable, Hashable, CaseIterable, Codable {
     /// The log line «notificación «¡Gol!» enviada: …»; on by default.
     case registro

@@ -1,7 +1,7 @@
 import Servidor
 import Sistema
 
-/// Who is asking, and with which page key (DESIGN §11, issue 26).
+/// Who is asking, and with which page key (screen.md, issue 26).
 ///
 /// Without `--token` (loopback only) every page gets the server's one page key, made at
 /// random at each start: it only proves a change comes from a page of this server (CSRF).

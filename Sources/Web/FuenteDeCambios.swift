@@ -5,7 +5,7 @@ import Sistema
 import Synchronization
 import Torneo
 
-/// The store's changes as the events of `GET /eventos` (DESIGN §11): `partido` (a run's
+/// The store's changes as the events of `GET /eventos` (screen.md): `partido` (a run's
 /// standing), `notificacion` (the `navegador` channel delivered a notice), `ajustes`,
 /// `partidos` (the list changed) and `reinicio` (what a page missed is no longer kept: reload).
 ///

@@ -5,7 +5,7 @@ import Persistencia
 import Servidor
 import Torneo
 
-/// The pages, rendered with their current state (DESIGN §16), and what they ask the API.
+/// The pages, rendered with their current state (screen.md), and what they ask the API.
 extension RutasWeb {
     /// Bodies past this are refused (413): no page sends more than a few bytes of JSON.
     static let cuerpoMaximo = 64 * 1024

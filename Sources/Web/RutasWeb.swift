@@ -6,7 +6,7 @@ import Servidor
 import Sistema
 import Torneo
 
-/// What `marcador servir` answers (DESIGN §11): the pages, the JSON API that mirrors the CLI
+/// What `marcador servir` answers (screen.md): the pages, the JSON API that mirrors the CLI
 /// (same sentences, statuses for its exit codes), the event stream and the fetched images.
 ///
 /// Every request passes the same checks first: its `Host` must name this server (a page on
@@ -382,7 +382,7 @@ struct RutasWeb: Sendable {
         let partido = try nucleo.partidoExistente(id)
         if let ms = cuerpo?.msPorMinuto { try Nucleo.comprobarMsPorMinuto(ms) }
         // The run starts on the main actor, where this process's runs live: two presses of
-        // «Jugar» are two starts in order, and the second replaces the first (DESIGN §13).
+        // «Jugar» are two starts in order, and the second replaces the first (architecture.md).
         let (juegos, despertar, ms) = (self.juegos, despertarReparto, cuerpo?.msPorMinuto)
         let avisar = avisarCambios
         Task { @MainActor in

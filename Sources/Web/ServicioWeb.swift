@@ -12,7 +12,7 @@ import Torneo
     import Darwin
 #endif
 
-/// `marcador servir` (DESIGN §11, §16): the HTTP server with its pages, API and event stream,
+/// `marcador servir` (screen.md, §16): the HTTP server with its pages, API and event stream,
 /// the runs the pages start, and a dispatcher for every channel, wired to one core. The CLI
 /// builds it, starts it and stops it on a signal; nothing here knows about the terminal.
 @MainActor

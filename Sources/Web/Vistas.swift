@@ -2,7 +2,7 @@ import Aplicacion
 import Sistema
 import Torneo
 
-/// The pages' HTML as the server renders it (DESIGN §16): the current state is readable before
+/// The pages' HTML as the server renders it (screen.md): the current state is readable before
 /// any script runs; `app.js` then keeps it live. Every text from the data goes through `e`.
 enum Vistas {
     /// Escaped for HTML text and attribute values.

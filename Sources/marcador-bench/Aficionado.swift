@@ -1,6 +1,6 @@
 import Foundation
 
-/// Fan views (DESIGN §10) on a competition of 10,000 imported matches, beside `sqlite3`
+/// Fan views (fans.md) on a competition of 10,000 imported matches, beside `sqlite3`
 /// running one query that computes the same tables and the same scorers' list.
 @MainActor
 func medirAficionado() async throws {

@@ -40,7 +40,7 @@ func cpuDelProceso() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
-/// DESIGN §15's figures: a feed change to a delivered notice with `--cada 1` (the real
+/// directo.md's figures: a feed change to a delivered notice with `--cada 1` (the real
 /// binary, a loopback provider and webhook), and the CPU a poll costs with 1,000 followed
 /// matches, unchanged and per changed match (in process, on a SQLite file).
 @MainActor

@@ -4,7 +4,7 @@ import Motor
 import Synchronization
 import Torneo
 
-/// `marcador servir` under load (DESIGN §11, §16): 1, 1,000 and 10,000 event streams on
+/// `marcador servir` under load (screen.md, §16): 1, 1,000 and 10,000 event streams on
 /// loopback; how long they take to open, and how long after a goal's minute commits each
 /// stream has it. The goals are committed by the engine in this process — another process, as
 /// for any terminal next to the server, so what is measured is the wake-up through the

@@ -24,7 +24,7 @@ func temporadasDeSerieA() throws -> (una: String, carpeta: String) {
     return (original, destino)
 }
 
-/// DESIGN §14's figures: importing a league season and ten of them in one command, and the
+/// import.md's figures: importing a league season and ten of them in one command, and the
 /// league table, each against the process floor (`marcador --version`: starting, opening
 /// nothing, exiting).
 @MainActor

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The delivery core's figures (DESIGN §8) with a webhook that never answers: how long after
+/// The delivery core's figures (delivery.md) with a webhook that never answers: how long after
 /// its goal line each log line is written, and how long SIGINT takes to end the process.
 @MainActor
 func medirNucleo() async throws {

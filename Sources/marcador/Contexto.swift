@@ -79,7 +79,7 @@ final class Contexto {
         return casa + "/.local/share/marcador"
     }
 
-    /// The core over the store: a PostgreSQL database for a `postgresql://` URL (DESIGN §12),
+    /// The core over the store: a PostgreSQL database for a `postgresql://` URL (postgresql.md),
     /// else the SQLite file, opened, migrated and seeded on first use.
     func nucleo() throws(Fallo) -> Nucleo {
         if let abierto { return abierto }

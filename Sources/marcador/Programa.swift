@@ -45,7 +45,7 @@ enum Programa {
                     if leida.ruta.count > 1 {
                         // The whole command is rehearsed first on the data as the reset will
                         // leave it (name lookups included): one that would fail leaves the
-                        // data as it was (DESIGN §9, §13).
+                        // data as it was (safety.md, §13).
                         try await comando.validarTrasReinicio(en: try actual.ensayoTrasReinicio())
                     }
                     try actual.tienda().reiniciarDatos()
@@ -70,13 +70,13 @@ enum Programa {
             }
             escribirEnStderr(mensaje)
             // A command stopped by a signal exits with the signal's status even when the
-            // store failed on the way out (a server that hangs: DESIGN §13).
+            // store failed on the way out (a server that hangs: architecture.md).
             codigo = Interrupcion.senal.map(CodigoDeSalida.porSenal) ?? CodigoDeSalida(fallo.clase)
         }
         return terminarSalida(terminal, codigo)
     }
 
-    /// A write to standard output that failed is the command's failure too (DESIGN §13): exit
+    /// A write to standard output that failed is the command's failure too (architecture.md): exit
     /// 74 saying why, unless the reader merely left (a closed pipe: the end is quiet).
     static func terminarSalida(_ terminal: Terminal, _ codigo: CodigoDeSalida) -> CodigoDeSalida {
         let error = terminal.fallos.error

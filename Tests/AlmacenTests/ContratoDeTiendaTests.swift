@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 import Torneo
 
-/// The store contract (DESIGN §12): what every command relies on, through the protocols only,
+/// The store contract (postgresql.md): what every command relies on, through the protocols only,
 /// run on SQLite (in memory) and on a real PostgreSQL server, case by case.
 enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case semillasYAjustes
@@ -352,7 +352,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         #expect(try tienda.buzon.canales().map(\.nombre) == ["registro"])
     }
 
-    /// Following (DESIGN §10), decided in the minute's transaction: each goal reaches the
+    /// Following (fans.md), decided in the minute's transaction: each goal reaches the
     /// channels without filters, those following its team, match or competition, and the
     /// playing process's own channels; a paused channel gets nothing.
     @MainActor
@@ -556,7 +556,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
 }
 
 extension ContratoDeTienda {
-    /// Fenced ownership (DESIGN §13): once another process took a run over (its owner looked
+    /// Fenced ownership (architecture.md): once another process took a run over (its owner looked
     /// gone), every write of the former owner finds the run lost and changes nothing — not the
     /// minute, not the heartbeat, not the end — while the new owner goes on.
     func quienPierdeLaEjecucionNoEscribeMas(_ tienda: any Tienda) throws {

@@ -48,7 +48,7 @@ struct RetencionTests {
 
     /// A settled notice is pruned after its time-to-live plus a margin; its deliveries still
     /// count in the totals. Dead letters stay; a pending delivery nobody took within the
-    /// time-to-live expires (DESIGN §8: never pending forever) and is then pruned too.
+    /// time-to-live expires (delivery.md: never pending forever) and is then pruned too.
     @Test func losAvisosEntregadosSePodanYSiguenContando() throws {
         let queue = try Almacen.enMemoria()
         try queue.write { db in

@@ -8,7 +8,7 @@ import Torneo
     import Glibc
 #endif
 
-/// Real football in the core (DESIGN §14), on an in-memory store: a league season's table
+/// Real football in the core (import.md), on an in-memory store: a league season's table
 /// against one computed here from the file by other means, a league phase without its
 /// knockout rounds, played matches shown as played, replays as replays.
 @Suite("Núcleo: fútbol de verdad")

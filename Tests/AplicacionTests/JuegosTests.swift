@@ -5,7 +5,7 @@ import Persistencia
 import Testing
 import Torneo
 
-/// The runs a process plays, as the page and the terminal start them (DESIGN §3, §13), in
+/// The runs a process plays, as the page and the terminal start them (runs.md, §13), in
 /// process on a manual clock: a start stops the match's live run wherever it is — in this very
 /// process too — and a stop request reaches a run of this process in place.
 @MainActor

@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 import Torneo
 
-/// The use cases every front end calls (DESIGN §13), in process on an in-memory store: the
+/// The use cases every front end calls (architecture.md), in process on an in-memory store: the
 /// same sentences and the same kinds of failure for the terminal and the page.
 @Suite("Núcleo: los casos de uso")
 struct UsosTests {
@@ -125,7 +125,7 @@ struct UsosTests {
     }
 }
 
-/// A drain the store fails (DESIGN §13): work is left undone, so `avisos enviar` must not end
+/// A drain the store fails (architecture.md): work is left undone, so `avisos enviar` must not end
 /// as if it were done — it fails (74) saying how much is left, with the leases given back.
 @Suite("Núcleo: un envío que la tienda no deja terminar")
 struct EnvioFallidoTests {
@@ -195,7 +195,7 @@ struct EnvioFallidoTests {
     }
 }
 
-/// The prune commands and dispatchers run as they go (DESIGN §9) happens once per
+/// The prune commands and dispatchers run as they go (safety.md) happens once per
 /// `Nucleo.intervaloDePoda` of the store's clock; a retention setting prunes at once.
 @Suite("Núcleo: la poda de cada minuto")
 struct PodaPorIntervaloTests {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Random bytes a failing test can replay: SplitMix64 from a seed that the test prints, taken
-/// from `MARCADOR_SEMILLA` when set (DESIGN §17: seeded randomness, the seed printed).
+/// from `MARCADOR_SEMILLA` when set (tests.md: seeded randomness, the seed printed).
 public struct Azar: RandomNumberGenerator, Sendable {
     public let semilla: UInt64
     private var estado: UInt64

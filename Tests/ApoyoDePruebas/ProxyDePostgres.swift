@@ -6,7 +6,7 @@ import Synchronization
 #endif
 
 /// A TCP proxy in front of a PostgreSQL server's Unix socket that can lose one COMMIT's reply
-/// (DESIGN §13's fault): armed with a piece of SQL, it lets through the COMMIT of the first
+/// (architecture.md's fault): armed with a piece of SQL, it lets through the COMMIT of the first
 /// transaction that ran it, waits until the server answers (so the commit happened), throws
 /// the answer away and cuts the connection. The client is left not knowing whether its
 /// transaction committed. Connect with `sslmode=disable`, so the first message is the startup.

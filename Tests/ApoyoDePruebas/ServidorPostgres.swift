@@ -6,7 +6,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// A real PostgreSQL server from Debian for the tests (DESIGN §12): `initdb` and `pg_ctl` in a
+/// A real PostgreSQL server from Debian for the tests (postgresql.md): `initdb` and `pg_ctl` in a
 /// temporary folder, listening only on a Unix socket there, run as the `postgres` user when the
 /// tests run as root (the server refuses root). One per test process, started on first use and
 /// stopped when the process exits; each test gets a database of its own.

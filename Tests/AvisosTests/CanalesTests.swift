@@ -178,7 +178,7 @@ struct CanalesTests {
     }
 }
 
-/// Quiet hours (DESIGN §15): the dispatcher marks what it delivers inside them, and each
+/// Quiet hours (directo.md): the dispatcher marks what it delivers inside them, and each
 /// channel then leaves out sound and banner where it can.
 @Suite("Horas tranquilas")
 struct HorasTranquilasTests {

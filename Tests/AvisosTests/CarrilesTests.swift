@@ -7,7 +7,7 @@ import Torneo
 
 @testable import Avisos
 
-/// The lanes of DESIGN §8 on an in-memory database: a channel never waits behind another,
+/// The lanes of delivery.md on an in-memory database: a channel never waits behind another,
 /// each run's notices keep goal order per channel, a working holder keeps its leases, and the
 /// configuration may change while the dispatcher serves.
 @MainActor

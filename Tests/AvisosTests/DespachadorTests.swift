@@ -10,7 +10,7 @@ import Torneo
 @testable import Avisos
 
 /// The engine, the outbox and the dispatcher together on an in-memory database, with spies as
-/// channels: the lesson's notification tests and the outbox rules of DESIGN §4.
+/// channels: the lesson's notification tests and the outbox rules of delivery.md.
 @MainActor
 @Suite("Despachador")
 struct DespachadorTests {

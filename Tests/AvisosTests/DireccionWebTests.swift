@@ -2,7 +2,7 @@ import Testing
 
 @testable import Avisos
 
-/// URLs a user gives for webhooks and that data gives for attachments (DESIGN §9).
+/// URLs a user gives for webhooks and that data gives for attachments (safety.md).
 @Suite("DireccionWeb")
 struct DireccionWebTests {
     @Test(arguments: [

@@ -4,7 +4,7 @@ import Torneo
 
 @testable import Directo
 
-/// What a feed's answer means as notices (DESIGN §15), without a store or a network.
+/// What a feed's answer means as notices (directo.md), without a store or a network.
 @Suite("Directo: el comparador")
 struct ComparadorTests {
     func partido(
@@ -236,7 +236,7 @@ struct LectorDeFootballDataTests {
         #expect(abierto.partidos.map(\.visitante) == ["Toros", "Cigüeñas FC"])
         #expect(abierto.partidos[0].goles?.first?.jugador.nombre == "Luis")
         #expect(abierto.descartados.count == 1)
-        // An import is still refused, naming the field (DESIGN §9).
+        // An import is still refused, naming the field (safety.md).
         #expect(throws: FalloDeImportacion.self) {
             try LectorOpenFootball.leer(Array(feed.utf8), nombrePorDefecto: "x")
         }

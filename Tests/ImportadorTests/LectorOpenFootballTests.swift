@@ -191,7 +191,7 @@ struct LectorOpenFootballTests {
         }
     }
 
-    // MARK: - DESIGN §9: limits, control characters, duplicates, added time
+    // MARK: - safety.md: limits, control characters, duplicates, added time
 
     /// A JSON string literal for `texto` (control characters escaped as JSON does).
     func json(_ texto: String) -> String {

@@ -2,7 +2,7 @@ import ApoyoDePruebas
 import Foundation
 import Testing
 
-/// DESIGN §10 through the binary on the repository's own fixtures.
+/// fans.md through the binary on the repository's own fixtures.
 @Suite("Vistas de aficionado y seguimiento (binario)")
 struct AficionadoE2ETests {
     static let datos: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -171,7 +171,7 @@ extension Resultado {
 /// The rounds of a race test: how many really raced (the contenders overlapped) and how many
 /// did not (one finished before the other started, as a loaded machine may order them). A
 /// round that did not race is counted, never skipped in silence, and the test fails if too few
-/// raced to prove anything (DESIGN §17).
+/// raced to prove anything (tests.md).
 struct Carreras {
     let nombre: String
     private(set) var rondas = 0
@@ -196,7 +196,7 @@ struct Carreras {
 
 /// Waits until `condicion` holds (a row committed, a line written), looking again every few
 /// milliseconds; `false` once `limite` passes. The deadline is only a guard: nothing here
-/// waits a fixed time to learn what happened (DESIGN §17).
+/// waits a fixed time to learn what happened (tests.md).
 func esperarQue(
     limite: Duration = .seconds(20), _ condicion: () async throws -> Bool
 ) async rethrows -> Bool {

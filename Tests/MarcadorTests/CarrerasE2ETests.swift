@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-/// DESIGN §13, one live run per match on every path: 2, 3 and 5 starts of one match at the
+/// architecture.md, one live run per match on every path: 2, 3 and 5 starts of one match at the
 /// same instant from the terminal and the page in every mix (CLI×CLI, API×API, CLI×API), 30
 /// rounds each, on SQLite and on a real PostgreSQL. In every round that really raced exactly
 /// one run ends `terminado` and the others `cancelado`; over the whole matrix each goal reaches
@@ -127,7 +127,7 @@ struct CarrerasE2ETests {
         )
         #expect(lineas == avisos, "\(nombre): \(lineas) líneas para \(avisos) avisos")
         // Every notice reached the webhook under exactly one key. A POST can come twice with
-        // that same key (the receiver's deduplication handles it, DESIGN §8): a `jugar` that
+        // that same key (the receiver's deduplication handles it, delivery.md): a `jugar` that
         // ends gives back, after its half-second drain, a delivery whose answer it has not
         // read yet, and on a loaded machine that answer can be late. Such repeats are counted
         // and printed; a lost notice or one under two keys fails.

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `marcador fuentes` and `marcador directo` against a loopback server that plays the
-/// provider (DESIGN §15): football-data.org v4's match list as its documentation shapes it,
+/// provider (directo.md): football-data.org v4's match list as its documentation shapes it,
 /// answered from a script — scheduled, kick-off, goals, a goal annulled, half-time, 304, 429,
 /// 500, a hanging answer, malformed JSON, full time — with every notice checked on a `registro`
 /// and a webhook channel.

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// DESIGN §13 on a real PostgreSQL server that misbehaves, through the binary: a COMMIT whose
+/// architecture.md on a real PostgreSQL server that misbehaves, through the binary: a COMMIT whose
 /// reply is lost, a restart in the middle of every long-running command, a server that hangs,
 /// a run taken over from another host, a client whose clock is off. Each test has a server of
 /// its own (the faults would reach every other test otherwise). Serialized: every test runs

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Real football through the binary (DESIGN §14): both layouts and several files in one
+/// Real football through the binary (import.md): both layouts and several files in one
 /// `importar`, played matches shown as played with their dates in the user's zone, league
 /// tables, and files refused with the position of what is wrong.
 @Suite("Fútbol de verdad (binario)")

@@ -8,7 +8,7 @@ import Torneo
     import Glibc
 #endif
 
-/// The delivery core of DESIGN §8 through the built binary: on time whatever a channel does,
+/// The delivery core of delivery.md through the built binary: on time whatever a channel does,
 /// once, never lost, never blocked; races of real processes started at the same instant.
 @Suite("Núcleo de entrega (binario)")
 struct NucleoE2ETests {

@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// The screen as a live-score page, over raw HTTP (DESIGN §16): rendered with its state,
+/// The screen as a live-score page, over raw HTTP (screen.md): rendered with its state,
 /// every error a Spanish page with the security headers, HEAD without a body, 405 with
 /// `Allow`, one `Host`, stale notices never replayed, a cursor from another store reloads.
 @Suite("La pantalla: HTTP y estado servido (binario)")

@@ -11,7 +11,7 @@ import Torneo
     import Glibc
 #endif
 
-/// DESIGN §12 through the built binary on a real PostgreSQL server: every command on the same
+/// postgresql.md through the built binary on a real PostgreSQL server: every command on the same
 /// contract as SQLite, and the races of real processes that only a shared server allows.
 /// Serialized: each test runs several real processes against one server, and the suites beside
 /// it time real processes on the same two cores.

@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// DESIGN §9 through the binary: hostile names never reach a terminal raw, files are private,
+/// safety.md through the binary: hostile names never reach a terminal raw, files are private,
 /// careless input loses nothing, real files import whole.
 @Suite("Seguridad de lo que se muestra y se guarda (binario)")
 struct SeguridadE2ETests {

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `marcador servir` started from the built binary, on a loopback port the system picks,
-/// exercised over real sockets (DESIGN §11).
+/// exercised over real sockets (screen.md).
 final class ServidorDePrueba {
     let escenario: Escenario
     /// Its lines and its exit are stamped by threads of their own, so a busy test pool does
@@ -193,7 +193,7 @@ struct ServirE2ETests {
         await servidor.parar()
     }
 
-    @Test func laSeguridadDeDESIGN11() async throws {
+    @Test func laSeguridadDeLaPantalla() async throws {
         let servidor = try await ServidorDePrueba()
         let ruta = "/api/partidos/1/gol-a-mano"
         // DNS rebinding: a page of evil.example whose name now points to 127.0.0.1.
@@ -287,7 +287,7 @@ struct ServirE2ETests {
         await servidor.parar()
     }
 
-    /// «Jugar» on a match the page is playing relaunches it from zero (DESIGN §13): the first
+    /// «Jugar» on a match the page is playing relaunches it from zero (architecture.md): the first
     /// run ends cancelled where it was, one run is live, and it starts at minute 0 (round 2: two
     /// runs side by side, both to the end, every goal notified twice).
     @Test func jugarDosVecesRelanzaDesdeCero() async throws {

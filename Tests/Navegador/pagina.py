@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The screen as a live-score page in real headless Chromium (DESIGN §16, issue 24).
+"""The screen as a live-score page in real headless Chromium (screen.md, issue 24).
 
 Usage: pagina.py MARCADOR BASE_DE_DATOS CARPETA_DE_CAPTURAS RESULTADO.json
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The screen of `marcador servir` in real headless Chromium (DESIGN §11).
+"""The screen of `marcador servir` in real headless Chromium (screen.md).
 
 Usage: pantalla.py URL_BASE RESULTADO.json
 

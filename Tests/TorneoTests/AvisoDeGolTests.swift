@@ -55,7 +55,7 @@ struct AvisoDeGolTests {
         #expect(a.identificador != b.identificador)
     }
 
-    /// Two goals by one player in one minute are two notices: the second is `-2` (DESIGN §9).
+    /// Two goals by one player in one minute are two notices: the second is `-2` (safety.md).
     @Test func dosGolesDelMismoJugadorEnUnMinutoSonDosAvisos() {
         let francia = Equipo("France")
         let mbappe = Jugador("Mbappé", de: francia)

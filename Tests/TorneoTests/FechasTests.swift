@@ -2,7 +2,7 @@ import Testing
 
 @testable import Torneo
 
-/// Days, kick-off times and instants (DESIGN §14): only real days, openfootball's time forms,
+/// Days, kick-off times and instants (import.md): only real days, openfootball's time forms,
 /// and instants that match the calendar.
 @Suite("Fechas y horas de saque")
 struct FechasTests {

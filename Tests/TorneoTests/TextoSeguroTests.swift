@@ -14,7 +14,7 @@ struct TextoSeguroTests {
     }
 
     /// Characters that reorder or hide what a reader sees (a name that shows as another, a log
-    /// line that reads backwards) are escaped like C0 and C1 (DESIGN §9).
+    /// line that reads backwards) are escaped like C0 and C1 (safety.md).
     @Test func laBidiYLosDeAnchoCeroSeVenEscapados() {
         #expect(TextoSeguro.limpio("a\u{202E}bc") == "a\\u202Ebc")
         #expect(TextoSeguro.limpio("x\u{200B}y\u{200D}z\u{FEFF}") == "x\\u200By\\u200Dz\\uFEFF")

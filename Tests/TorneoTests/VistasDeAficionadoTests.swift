@@ -120,7 +120,7 @@ struct VistasDeAficionadoTests {
     }
 }
 
-/// The tie-breaks of DESIGN §14, the last five and the home and away tables.
+/// The tie-breaks of import.md, the last five and the home and away tables.
 @Suite("Clasificación: desempates, forma y campo")
 struct ClasificacionTests {
     func r(_ local: String, _ visitante: String, _ a: Int, _ b: Int) -> Clasificacion.Resultado {

@@ -1,4 +1,4 @@
--- PostgreSQL: the same schema as the SQLite steps of the same number (DESIGN §12). Integers
+-- PostgreSQL: the same schema as the SQLite steps of the same number (postgresql.md). Integers
 -- are bigint, flags stay 0/1 integers and instants stay ISO 8601 text, so both stores answer
 -- the repositories' SQL with the same values.
 

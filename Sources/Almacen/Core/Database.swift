@@ -48,7 +48,7 @@ public final class Database: BaseSQL {
         self.handle = handle
         self.path = path
         // SQLite's own busy timeout sleeps where a signal cannot reach it; this handler waits
-        // the same time in short naps and gives up once the process is stopping (DESIGN §8).
+        // the same time in short naps and gives up once the process is stopping (delivery.md).
         sqlite3_busy_handler(
             handle,
             { contexto, veces in

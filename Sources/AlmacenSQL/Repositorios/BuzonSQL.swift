@@ -136,7 +136,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     /// are locked with SKIP LOCKED, so claims run side by side and never take a row another
     /// claim holds; a candidate is leased only if every earlier pending notice of its run on
     /// the channel is a candidate too — one held by another claim, leased, waiting for its
-    /// backoff or filtered out keeps the rest of its run back (order per match, DESIGN §8).
+    /// backoff or filtered out keeps the rest of its run back (order per match, delivery.md).
     /// That first non-candidate (`freno`) is looked up once per run, not once per candidate:
     /// one short index scan each (8.3 → 4.6 ms for a batch of 256).
     /// Rows this very claim leased (same holder, same expiry) count as due again, so a claim
@@ -588,7 +588,7 @@ enum ConsultasDeAvisos {
         ahora: Double, seguimiento: Int? = nil
     ) throws {
         guard let primero = avisos.first else { return }
-        // Following (DESIGN §10) is decided here, in the minute's transaction: each notice
+        // Following (fans.md) is decided here, in the minute's transaction: each notice
         // goes to the channels with no filter and to those following it. Two statements (two
         // round trips on a server): the permission with the match's names (a row even for no
         // match), then the active channels with their filters.

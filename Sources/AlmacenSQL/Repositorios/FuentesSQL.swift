@@ -1,7 +1,7 @@
 import Persistencia
 import Torneo
 
-/// Live feeds on a SQL store (DESIGN §15). A source is polled by one process at a time: its
+/// Live feeds on a SQL store (directo.md). A source is polled by one process at a time: its
 /// row is leased like a delivery (`arrendatario`, `arrendado_hasta`), and a poll's outcome —
 /// the matches it changed, their snapshots, the notices with their deliveries, the source's
 /// validators and next due time — is written in one transaction that first checks the lease is

@@ -19,7 +19,7 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
 
     /// Several lines in one transaction: a dispatcher writing a batch of notices pays one
     /// commit, not one per line.
-    /// Lines are made safe first (DESIGN §9): a name with a newline or an escape sequence can
+    /// Lines are made safe first (safety.md): a name with a newline or an escape sequence can
     /// neither forge a log line nor drive the terminal that reads the log.
     public func anotar(lineas: [(String, Int?)]) {
         do {
@@ -32,7 +32,7 @@ public struct RegistroSQL<Cola: ColaSQL>: Registro {
     }
 
     /// Several lines in one transaction: a dispatcher writing a batch of notices pays one
-    /// commit, not one per line. Lines are made safe first (DESIGN §9): a name with a newline
+    /// commit, not one per line. Lines are made safe first (safety.md): a name with a newline
     /// or an escape sequence can neither forge a log line nor drive the terminal that reads
     /// the log. The echo to stderr happens even when the store refuses the rows.
     public func guardar(lineas: [(String, Int?)]) throws {

@@ -1,7 +1,7 @@
 import Persistencia
 import Torneo
 
-/// The browser channel (DESIGN §11): delivering a notice records it in the store's log of
+/// The browser channel (screen.md): delivering a notice records it in the store's log of
 /// changes, which `marcador servir` streams to every open page; a page with permission shows
 /// it through its Service Worker (`tag` = the identifier, so a redelivery replaces it).
 ///

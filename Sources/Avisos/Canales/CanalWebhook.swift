@@ -103,7 +103,7 @@ public struct CanalWebhook: Notificador {
         try Self.juzgar(respuesta)
     }
 
-    /// Outcomes only on evidence (DESIGN §8): the status line decides, whatever the body's size
+    /// Outcomes only on evidence (delivery.md): the status line decides, whatever the body's size
     /// (a body past the read limit is cut, never taken as an answer of its own).
     static func juzgar(_ respuesta: RespuestaHTTP) throws {
         switch respuesta.codigo {

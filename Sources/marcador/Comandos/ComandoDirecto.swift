@@ -10,7 +10,7 @@ import Torneo
 #endif
 
 /// `marcador directo`: follows every source and delivers what they bring until Ctrl-C
-/// (DESIGN §15), as `avisos vigilar` does for the outbox.
+/// (directo.md), as `avisos vigilar` does for the outbox.
 struct ComandoDirecto: Comando {
     static let largaDuracion = true
 

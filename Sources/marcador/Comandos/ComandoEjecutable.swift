@@ -13,8 +13,8 @@ protocol Comando: ComandoDeclarado {
     func validarTrasReinicio(en ensayo: Contexto) async throws
 
     /// A command that runs for long (`jugar`, `avisos vigilar`, `avisos enviar`, `servir`)
-    /// rides out a store that goes away: on PostgreSQL it reconnects for up to 60 s (DESIGN
-    /// §13); any other fails at once with 74.
+    /// rides out a store that goes away: on PostgreSQL it reconnects for up to 60 s
+    /// (architecture.md); any other fails at once with 74.
     static var largaDuracion: Bool { get }
 }
 

@@ -3,7 +3,7 @@ import Avisos
 import Persistencia
 import Torneo
 
-/// `marcador fuentes [añadir|quitar]`: the live feeds `marcador directo` follows (DESIGN §15).
+/// `marcador fuentes [añadir|quitar]`: the live feeds `marcador directo` follows (directo.md).
 struct ComandoFuentes: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "fuentes",

@@ -1,7 +1,7 @@
 import Aplicacion
 import Torneo
 
-/// `marcador partido <id>`: the match card (DESIGN §10).
+/// `marcador partido <id>`: the match card (fans.md).
 struct ComandoPartido: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "partido",
@@ -87,6 +87,6 @@ struct ComandoPartido: Comando {
 }
 
 extension String {
-    /// Made safe for a terminal (DESIGN §9).
+    /// Made safe for a terminal (safety.md).
     var limpio: String { TextoSeguro.limpio(self) }
 }

@@ -9,7 +9,7 @@ import Web
     import Darwin
 #endif
 
-/// `marcador servir`: the lessons' screen in the browser (DESIGN §11).
+/// `marcador servir`: the lessons' screen in the browser (screen.md).
 struct ComandoServir: Comando {
     static let largaDuracion = true
 

@@ -1,6 +1,6 @@
 import Aplicacion
 
-/// The process exit statuses of DESIGN §5; stable, so scripts can branch on them.
+/// The process exit statuses of cli.md; stable, so scripts can branch on them.
 enum CodigoDeSalida: Int32, Sendable {
     case ok = 0
     /// EX_USAGE: wrong arguments.

@@ -3,7 +3,7 @@ import Sistema
 import Torneo
 
 /// A plain text table with aligned columns, measured in characters (names carry accents).
-/// Every cell is made safe for a terminal first (DESIGN §9): data never writes a control byte.
+/// Every cell is made safe for a terminal first (safety.md): data never writes a control byte.
 ///
 /// `marcador partidos` can list 100,000 matches, so rows are not kept as strings: each cell is
 /// cleaned and measured once as it is added and its bytes appended, after a one- or two-byte

@@ -49,7 +49,7 @@ struct Terminal: Sendable {
     /// Writes straight to file descriptor 1: no buffer to flush before exiting or before a log
     /// line on stderr, so the two streams interleave in the order things happened.
     /// Once a write has failed nothing more is written (a closed pipe, a full disk): the
-    /// failure is kept for the end of the command (DESIGN §13).
+    /// failure is kept for the end of the command (architecture.md).
     func escribir(_ texto: String) {
         guard fallos.error == 0 else { return }
         fallos.anotar(escribirEnDescriptor(1, texto))
