@@ -42,6 +42,34 @@ struct BaseDeDatosRotaE2ETests {
         #expect(resultado.error.contains("no existe"))
     }
 
+    /// A row another tool wrote with a value marcador never writes (a state, a kind, a side:
+    /// CHECK constraints switched off): the command that reads it exits 74 naming the table,
+    /// the row and the value (issue 40: the row mappers trapped and the process crashed).
+    @Test func unaFilaConUnValorDesconocidoSeNombraSinCaerse() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        _ = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        let queue = try DatabaseQueue(Database(path: escenario.db))
+        try queue.write { db in
+            try db.execute("PRAGMA ignore_check_constraints = ON")
+            try db.execute("UPDATE entrega SET estado = 'rara' WHERE aviso_id = 2")
+            try db.execute(
+                "UPDATE evento SET lado = 'centro' WHERE id = (SELECT min(id) FROM evento)")
+        }
+        for (comando, texto) in [
+            (["avisos"], "tiene en «estado» un valor que marcador no conoce («rara»)"),
+            (
+                ["partido", "1"],
+                "de «evento» tiene en «lado» un valor que marcador no conoce («centro»)"
+            ),
+        ] {
+            let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + comando)
+            #expect(resultado.codigo == 74, "\(comando): \(resultado.error)")
+            #expect(resultado.error.contains(texto), "\(comando): \(resultado.error)")
+            #expect(resultado.sinTrazaDeFallo, "\(comando)")
+        }
+    }
+
     /// A real read-only file system (tmpfs remounted read-only). Needs root to mount; without it
     /// the test says it could not run instead of passing.
     @Test(

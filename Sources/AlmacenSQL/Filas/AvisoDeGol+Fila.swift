@@ -13,10 +13,10 @@ extension AvisoDeGol {
     }
 
     /// A notice as `columnas` reads it, with when it was enqueued (unix seconds).
-    static func leer(_ fila: some FilaSQL, prefijo p: String = "") -> (
+    static func leer(_ fila: some FilaSQL, prefijo p: String = "") throws -> (
         aviso: AvisoDeGol, id: Int, creado: Double
     ) {
-        let tipo = TipoDeAviso(almacenado: fila.string(p + "tipo"))
+        let tipo: TipoDeAviso = try fila.almacenado(p + "tipo", tabla: "aviso", clave: p + "id")
         var aviso = AvisoDeGol(
             identificador: fila.texto(p + "identificador"), titulo: fila.texto(p + "titulo"),
             cuerpo: fila.texto(p + "cuerpo"),
@@ -35,29 +35,13 @@ extension AvisoDeGol {
     }
 }
 
-extension TipoDeAviso {
-    init(almacenado texto: String) {
-        guard let tipo = Self(rawValue: texto) else {
-            preconditionFailure("a notice of the unknown type «\(texto)»")
-        }
-        self = tipo
-    }
-}
-
 extension EntregaDeAviso {
     /// One row of `entrega` (`canal`, `estado`, `intentos`, `ultimo_error`).
-    init(fila: some FilaSQL) {
+    init(fila: some FilaSQL) throws {
         self.init(
-            canal: fila.string("canal"), estado: EstadoDeEntrega(almacenado: fila.string("estado")),
+            canal: fila.string("canal"),
+            estado: try fila.almacenado("estado", tabla: "entrega", clave: "aviso_id"),
             intentos: fila.int("intentos"), ultimoError: fila.optionalString("ultimo_error"))
     }
 }
 
-extension EstadoDeEntrega {
-    init(almacenado texto: String) {
-        guard let estado = Self(rawValue: texto) else {
-            preconditionFailure("a delivery in the unknown state «\(texto)»")
-        }
-        self = estado
-    }
-}

@@ -10,17 +10,15 @@ extension Cambio {
         \(AvisoDeGol.columnas(de: "a", prefijo: "aviso_"))
         """
 
-    init(fila: some FilaSQL) {
-        guard let clase = Clase(rawValue: fila.string("clase")) else {
-            preconditionFailure("a change of the unknown kind «\(fila.string("clase"))»")
-        }
+    init(fila: some FilaSQL) throws {
+        let clase: Clase = try fila.almacenado("clase", tabla: "cambio")
         self.init(
             id: fila.int("id"), clase: clase, partidoId: fila.optionalInt("partido_id"),
             imagen: fila.optionalString("imagen"))
         if clase == .partido, let ejecucion = fila.optionalInt("ejecucion_id") {
             instantanea = Instantanea(
                 ejecucion: ejecucion,
-                estado: EjecucionGuardada.Estado(almacenado: fila.string("estado")),
+                estado: try fila.almacenado("estado", tabla: "cambio"),
                 minuto: fila.int("minuto"),
                 goles: Marcador(
                     local: fila.int("goles_local"), visitante: fila.int("goles_visitante")),
@@ -30,7 +28,7 @@ extension Cambio {
                 ultimoAviso: fila.optionalString("ultimo_aviso") ?? "ninguno")
         }
         if fila.optionalInt("aviso_id") != nil {
-            let leido = AvisoDeGol.leer(fila, prefijo: "aviso_")
+            let leido = try AvisoDeGol.leer(fila, prefijo: "aviso_")
             aviso = leido.aviso
             avisoCreado = leido.creado
             aviso?.tranquilo = fila.optionalInt("silencioso") == 1

@@ -14,8 +14,8 @@ extension EjecucionGuardada {
 
     /// A run as `columnas` reads it; whether its owner lives is judged here (the OS on this
     /// host, the heartbeat for another).
-    init(fila: some FilaSQL) {
-        let estado = Estado(almacenado: fila.string("estado"))
+    init(fila: some FilaSQL) throws {
+        let estado: Estado = try fila.almacenado("estado", tabla: "ejecucion")
         let pid = fila.optionalInt("pid")
         let propietario = pid.map {
             Propietario(
@@ -40,15 +40,6 @@ extension EjecucionGuardada {
     }
 }
 
-extension EjecucionGuardada.Estado {
-    /// A state as the `estado` column stores it; the schema's CHECK allows no other.
-    init(almacenado texto: String) {
-        guard let estado = Self(rawValue: texto) else {
-            preconditionFailure("a run in the unknown state «\(texto)»")
-        }
-        self = estado
-    }
-}
 
 extension Propietario {
     /// The owner columns of a run (`pid`, `pid_inicio`, `anfitrion`), `nil` when it has none.

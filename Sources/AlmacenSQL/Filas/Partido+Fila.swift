@@ -23,23 +23,15 @@ extension Gol {
         e.penalti, e.en_propia_puerta, e.adjunto
         """
 
-    init(fila: some FilaSQL) {
+    init(fila: some FilaSQL) throws {
         self.init(
             minuto: MinutoDeJuego(fila.int("minuto"), anadido: fila.int("anadido")),
             jugador: Jugador(fila.nombre("jugador"), de: Equipo(fila.nombre("equipo"))),
-            lado: Lado(almacenado: fila.string("lado")), penalti: fila.bool("penalti"),
+            lado: try fila.almacenado("lado", tabla: "evento"), penalti: fila.bool("penalti"),
             enPropiaPuerta: fila.bool("en_propia_puerta"), adjunto: fila.optionalString("adjunto"))
     }
 }
 
-extension Lado {
-    init(almacenado texto: String) {
-        guard let lado = Self(rawValue: texto) else {
-            preconditionFailure("a goal for the unknown side «\(texto)»")
-        }
-        self = lado
-    }
-}
 
 extension FichaDePartido {
     /// The columns `init(fila:)` reads: the match, its metadata, its official result, and the

@@ -52,7 +52,7 @@ struct LectorDeResumenes {
     }
 
     /// One match of the list; `duracionPorDefecto` is the setting, for matches never played.
-    func leer(_ fila: some FilaSQL, duracionPorDefecto: Int) -> ResumenDePartido {
+    func leer(_ fila: some FilaSQL, duracionPorDefecto: Int) throws -> ResumenDePartido {
         let conProrroga = fila.bool(prorroga)
         func marcador(_ local: Int, _ visitante: Int) -> Marcador? {
             guard let goles = fila.optionalInt(local) else { return nil }
@@ -71,7 +71,8 @@ struct LectorDeResumenes {
         resumen.minutoDirecto = fila.optionalInt(minutoDirecto)
         guard !fila.isNull(estado) else { return resumen }
         resumen.conEjecucion = true
-        let almacenado = EjecucionGuardada.Estado(almacenado: fila.string(estado))
+        let almacenado: EjecucionGuardada.Estado = try fila.almacenado(
+            estado, columna: "estado", tabla: "ejecucion")
         let vivo =
             almacenado == .enJuego && !fila.isNull(pid)
             && Propietario(

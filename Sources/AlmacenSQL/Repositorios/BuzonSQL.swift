@@ -75,7 +75,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 WHERE id IN (\(db.dialecto.enteros(de: "?"))) ORDER BY id
                 """, listaJSON(ordenadas.map(\.0))
             ) { fila in
-                let (aviso, id, creado) = AvisoDeGol.leer(fila)
+                let (aviso, id, creado) = try AvisoDeGol.leer(fila)
                 while siguiente < ordenadas.count && ordenadas[siguiente].0 < id { siguiente += 1 }
                 guard siguiente < ordenadas.count, ordenadas[siguiente].0 == id else { return }
                 resultado.append(
@@ -191,7 +191,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             reclamo.soloPrimerosIntentos, reclamo.ejecucion, reclamo.limite, reclamo.aviso,
             reclamo.ahora - reclamo.caducidad
         ) { fila in
-            let (aviso, id, creado) = AvisoDeGol.leer(fila)
+            let (aviso, id, creado) = try AvisoDeGol.leer(fila)
             resultado.append(
                 EntregaReclamada(
                     avisoId: id, canal: reclamo.canal, intento: fila.int("intentos_previos") + 1,
@@ -424,7 +424,8 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 GROUP BY estado
                 """
             ) { fila in
-                recuento[EstadoDeEntrega(almacenado: fila.string("estado"))] = fila.int("n")
+                let estado: EstadoDeEntrega = try fila.almacenado("estado", tabla: "entrega")
+                recuento[estado] = fila.int("n")
             }
             return recuento
         }
@@ -464,7 +465,7 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 """, limite
             ) { fila in
                 (
-                    AvisoDeGol.leer(fila), fila.optionalBool("enriquecido"),
+                    try AvisoDeGol.leer(fila), fila.optionalBool("enriquecido"),
                     fila.optionalString("motivo_adjunto")
                 )
             }
@@ -574,7 +575,7 @@ enum ConsultasDeAvisos {
             SELECT canal, estado, intentos, ultimo_error FROM entrega
             WHERE aviso_id = ? ORDER BY canal
             """, aviso
-        ) { EntregaDeAviso(fila: $0) }
+        ) { try EntregaDeAviso(fila: $0) }
     }
 
     /// Inserts the notices of one minute and a delivery per active channel (plus the run's own

@@ -26,7 +26,7 @@ public struct CambiosSQL<Cola: ColaSQL>: Cambios {
                 FROM cambio c LEFT JOIN aviso a ON a.id = c.aviso_id
                 WHERE c.id > ? ORDER BY c.id LIMIT ?
                 """, id, limite
-            ) { Cambio(fila: $0) }
+            ) { try Cambio(fila: $0) }
         }
     }
 

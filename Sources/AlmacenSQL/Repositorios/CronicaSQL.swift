@@ -87,7 +87,7 @@ public final class CronicaSQL<Cola: ColaSQL>: CronicaDelPartido {
             guard
                 let actual = try db.row(
                     "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
-                    ejecucion.id, map: { EjecucionGuardada(fila: $0) }),
+                    ejecucion.id, map: { try EjecucionGuardada(fila: $0) }),
                 try db.scalarInt(
                     "SELECT max(id) FROM ejecucion WHERE partido_id = ?", actual.partidoId)
                     == actual.id

@@ -24,7 +24,7 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
             try db.row(
                 "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id DESC LIMIT 1",
                 partido
-            ) { EjecucionGuardada(fila: $0) }
+            ) { try EjecucionGuardada(fila: $0) }
         }
     }
 
@@ -34,7 +34,7 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
             try db.rows(
                 "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.partido_id = ? ORDER BY e.id",
                 partido
-            ) { EjecucionGuardada(fila: $0) }
+            ) { try EjecucionGuardada(fila: $0) }
         }
     }
 
@@ -43,7 +43,7 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
             try db.row(
                 "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
                 id
-            ) { EjecucionGuardada(fila: $0) }
+            ) { try EjecucionGuardada(fila: $0) }
         }
     }
 
@@ -102,7 +102,7 @@ public struct EjecucionesSQL<Cola: ColaSQL>: Ejecuciones {
             return try db.row(
                 "SELECT \(EjecucionGuardada.columnas(db.dialecto)) FROM ejecucion e WHERE e.id = ?",
                 id!
-            ) { EjecucionGuardada(fila: $0) }
+            ) { try EjecucionGuardada(fila: $0) }
         }
     }
 }

@@ -63,7 +63,7 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
                 OR e.partido_id IN (SELECT id FROM partido WHERE competicion = ?2))
             ORDER BY e.partido_id, e.orden
             """, partidoId, competicion
-        ) { fila in (fila.int("partido_id"), EventoDePartido.gol(Gol(fila: fila))) }
+        ) { fila in (fila.int("partido_id"), EventoDePartido.gol(try Gol(fila: fila))) }
         for (id, evento) in filas { porPartido[id, default: []].append(evento) }
         return porPartido
     }
