@@ -44,4 +44,3 @@ extension EntregaDeAviso {
             intentos: fila.int("intentos"), ultimoError: fila.optionalString("ultimo_error"))
     }
 }
-

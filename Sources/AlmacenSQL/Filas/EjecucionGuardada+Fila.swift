@@ -40,7 +40,6 @@ extension EjecucionGuardada {
     }
 }
 
-
 extension Propietario {
     /// The owner columns of a run (`pid`, `pid_inicio`, `anfitrion`), `nil` when it has none.
     init?(fila: some FilaSQL) {

@@ -32,7 +32,6 @@ extension Gol {
     }
 }
 
-
 extension FichaDePartido {
     /// The columns `init(fila:)` reads: the match, its metadata, its official result, and the
     /// score of its latest finished run (`t`).
