@@ -62,8 +62,9 @@ public struct Reparto: Sendable {
         let buzon = tienda.buzon
         let registro = nucleo.registro()
         despachador.arrancar()
-        // On PostgreSQL a new delivery rings at once (LISTEN), naming its channel; the poll
-        // stays as a fallback.
+        // A new delivery rings at once: on PostgreSQL through LISTEN, naming its channel; on
+        // SQLite through a watch of the write-ahead log (any commit, every lane). The poll stays
+        // as the safety net.
         let escucha = tienda.escuchar(.entregas) { canal in despachador.despertar(canal: canal) }
         defer { escucha?.parar() }
         do {

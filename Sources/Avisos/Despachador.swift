@@ -61,6 +61,10 @@ public final class Despachador: Sendable {
         /// When (by `ahora`, which goes on while the process is stopped or the machine
         /// sleeps) the store last confirmed this dispatcher's leases: a claim or a renewal.
         var confirmado = -Double.infinity
+        /// The store has not taken outcomes from this dispatcher yet, or refused the last ones:
+        /// until it takes some, each delivery's outcome is recorded before the next goes out
+        /// (so a store that refuses them costs one delivery per batch, not the whole batch).
+        var resultadosSinConfirmar = true
     }
 
     /// - Parameters:
@@ -395,6 +399,7 @@ public final class Despachador: Sendable {
             let avisos = pendientes.map(\.avisoId)
             switch await registrarConReintentos(pendientes) {
             case .success(let guardado):
+                estado.withLock { $0.resultadosSinConfirmar = false }
                 for resultado in pendientes { resumen.contar(resultado.desenlace) }
                 terminar(avisos, canal: canal.nombre)
                 registro.mostrar(
@@ -405,8 +410,11 @@ public final class Despachador: Sendable {
                         return (anotacion.texto, anotacion.partido)
                     })
             case .failure(let error):
+                estado.withLock { $0.resultadosSinConfirmar = true }
                 registro.anotar(
-                    "no se pudo guardar el resultado de \(pendientes.count) avisos: \(explicacion(de: error)); "
+                    "no se pudo guardar el resultado de "
+                        + (pendientes.count == 1 ? "1 aviso" : "\(pendientes.count) avisos")
+                        + ": \(explicacion(de: error)); "
                         + "se devuelven a la cola")
                 resumen.anotarFalloDeTienda(error)
                 soltar(avisos, canal: canal.nombre)
@@ -501,8 +509,20 @@ public final class Despachador: Sendable {
                 soltar(sinIntentar.map(\.avisoId), canal: canal.nombre)
             }
             indice += tramo.count
-            // Slow channels record each outcome at once (a crash then repeats less).
-            if ahora() - desdeElUltimoGuardado > 0.02 { await guardar() }
+            // Slow channels record each outcome at once (a crash then repeats less), and every
+            // channel does while the store is refusing outcomes.
+            if ahora() - desdeElUltimoGuardado > 0.02
+                || estado.withLock({ $0.resultadosSinConfirmar })
+            {
+                await guardar()
+                // The store refused the outcome: the rest of the batch goes back untried
+                // rather than out, each to be refused again (issue 41: with a short lease the
+                // same notices went out again and again); the lane pauses.
+                if resumen.fallosDeTienda > 0 && indice < entregas.count {
+                    soltar(entregas[indice...].map(\.avisoId), canal: canal.nombre)
+                    return resumen
+                }
+            }
         }
         await guardar()
         return resumen

@@ -443,8 +443,9 @@ struct AvisosE2ETests {
         }
         #expect(lineas.count == 5, "\(lineas)")
         #expect(Set(lineas).count == 5)
-        // Five notices, each tried at most three times in three seconds (1 s, then 2 s pauses).
-        #expect(duranteLaAveria <= 15, "\(duranteLaAveria) POST en 3 s")
+        // The first notice of the run tried again after pauses of 1 s and 2 s, the others held
+        // behind it: a handful of POSTs in three seconds, not the batch at every poll.
+        #expect(duranteLaAveria <= 6, "\(duranteLaAveria) POST en 3 s")
         #expect(Set(webhook.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }).count == 5)
     }
 

@@ -63,13 +63,17 @@ struct EscuchaDelDiario: Escucha {
 
 extension DatabaseQueue {
     /// SQLite has no notifications, but every commit, whoever makes it, writes to the file's
-    /// `-wal`: `cambios` is a watch of it (inotify), so `servir` streams another process's
-    /// minute at once instead of polling. The other channels stay polled: a dispatcher woken
-    /// by every write would wake on its own claims.
+    /// `-wal`: `cambios` and `entregas` are a watch of it (inotify), so `servir` streams another
+    /// process's minute at once, and a waiting dispatcher (`avisos vigilar`) is woken by a goal
+    /// another process committed instead of finding it at its next poll (issue 40). A dispatcher
+    /// is woken by its own claims and outcomes too: it then claims once more and finds nothing,
+    /// which writes nothing, so the wake-ups stop there. Stop requests (`parar`) come by signal.
     public func escuchar(
         _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
     ) -> (any Escucha)? {
-        guard canal == .cambios, path != ":memory:", !path.isEmpty else { return nil }
+        guard canal == .cambios || canal == .entregas, path != ":memory:", !path.isEmpty else {
+            return nil
+        }
         return VigilanteDeFichero(path + "-wal") { alLlegar("") }.map(EscuchaDelDiario.init)
     }
 }
