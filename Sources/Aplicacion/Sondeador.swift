@@ -55,10 +55,8 @@ public final class Sondeador: Sendable {
     func relevarHuerfanas() async {
         let arrendadas =
             (try? await enLaTienda { try self.nucleo.tienda.fuentes.arrendadas() }) ?? []
-        for (fuente, texto) in arrendadas where texto != arrendatario {
-            guard let otro = Arrendatario(texto: texto), otro.propietario.esDeEsteAnfitrion,
-                !otro.propietario.estaVivo
-            else { continue }
+        for (fuente, texto) in arrendadas
+        where texto != arrendatario && Propietario.huerfano(texto) != nil {
             _ = try? await enLaTienda {
                 try self.nucleo.tienda.fuentes.soltar(fuente: fuente, arrendatario: texto)
             }

@@ -131,15 +131,13 @@ public final class Despachador: Sendable {
         guard let arrendatarios = try? buzon.arrendatarios() else { return 0 }
         var devueltas = 0
         for texto in arrendatarios where texto != arrendatario {
-            guard let otro = Arrendatario(texto: texto), otro.propietario.esDeEsteAnfitrion,
-                !otro.propietario.estaVivo
-            else { continue }
+            guard let muerto = Propietario.huerfano(texto) else { continue }
             let n =
                 (try? buzon.liberar(arrendatario: texto, canal: nil, ahora: ahora())) ?? 0
             if n > 0 {
                 registro.anotar(
                     "\(n) \(n == 1 ? "aviso vuelve" : "avisos vuelven") a la cola: "
-                        + "su despachador (pid \(otro.propietario.pid)) ya no existe")
+                        + "su despachador (pid \(muerto.pid)) ya no existe")
             }
             devueltas += n
         }

@@ -35,6 +35,16 @@ extension Propietario {
         return segundos <= Swift.max(30, 3 * Double(msPorMinuto) / 1000)
     }
 
+    /// The holder a lease names (`Arrendatario.texto`) when it is observably gone: a process of
+    /// this host that no longer exists; `nil` for a living holder, one of another host (its
+    /// lease decides) or a name that says no process.
+    public static func huerfano(_ texto: String) -> Propietario? {
+        guard let quien = Arrendatario(texto: texto), quien.propietario.esDeEsteAnfitrion,
+            !quien.propietario.estaVivo
+        else { return nil }
+        return quien.propietario
+    }
+
     /// Whether this process runs on this host (so signals reach it).
     public var esDeEsteAnfitrion: Bool {
         anfitrion.isEmpty || anfitrion == Propietario.actual.anfitrion
