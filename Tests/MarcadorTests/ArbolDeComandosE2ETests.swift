@@ -177,7 +177,6 @@ struct ArbolDeComandosE2ETests {
             probar() {
               rm -f \(volcado)
               zpty -w -n z "$1"$'\\t'
-              sleep 0.3
               zpty -w -n z $'\\x18'
               for i in {1..100}; do [[ -s \(volcado) ]] && break; sleep 0.1; done
               print -r -- "$(cat \(volcado) 2>/dev/null)"
