@@ -196,14 +196,17 @@ struct CarrerasE2ETests {
         }
         #expect(acabaron, "partido \(partido): las ejecuciones no acabaron")
         let ejecuciones = try await pista.lector.ejecuciones(partido)
+        // Strictly before: the stores keep milliseconds, and a start that waited for the write
+        // lock a run's last minute held commits in that same millisecond after it — a start
+        // that came later, not a race (both runs rightly end `terminado`).
         let compitieron = zip(ejecuciones, ejecuciones.dropFirst()).allSatisfy { anterior, otra in
-            anterior.acabada.map { otra.empezada <= $0 } ?? true
+            anterior.acabada.map { otra.empezada < $0 } ?? true
         }
         guard compitieron else { return false }
         let estados = ejecuciones.map(\.estado).sorted()
         #expect(
             estados == Array(repeating: "cancelado", count: tamano - 1) + ["terminado"],
-            "partido \(partido) (\(mezcla.rawValue) ×\(tamano)): \(estados)")
+            "partido \(partido) (\(mezcla.rawValue) ×\(tamano)): \(estados) — \(ejecuciones)")
         return true
     }
 }
