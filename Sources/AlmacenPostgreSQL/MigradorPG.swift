@@ -1,9 +1,9 @@
 import AlmacenSQL
 
 /// Brings a PostgreSQL database to the schema this binary knows (`migrations/postgresql/`,
-/// the same version numbers as SQLite's where both change), each step in its own transaction
-/// under an advisory lock, so processes starting together migrate once. A database written by a newer marcador
-/// is refused before anything is written.
+/// numbered and named as SQLite's, step for step: architecture.md), each step in its own
+/// transaction under an advisory lock, so processes starting together migrate once. A database
+/// written by a newer marcador is refused before anything is written.
 public struct MigradorPG: Sendable {
     public let migraciones: [Migration]
 

@@ -1,3 +1,4 @@
+import AlmacenPostgreSQL
 import AlmacenSQL
 import Foundation
 import Testing
@@ -67,6 +68,32 @@ struct MigratorTests {
         let versiones = Migration.embedded.map(\.version)
         #expect(versiones.first == 1)
         #expect(versiones == Array(1...versiones.count))
+    }
+
+    /// architecture.md: one history per store, numbered and named alike — step N is the same
+    /// change on both, even where one store's schema has nothing to do for it.
+    @Test func lasDosTiendasCuentanLaMismaHistoria() {
+        let sqlite = Migration.embedded.map(\.name)
+        let postgresql = MigradorPG.incrustadas.map(\.name)
+        #expect(sqlite == postgresql)
+        #expect(MigradorPG().ultimaVersion == Migrator().latestVersion)
+    }
+
+    /// A database built while SQLite numbered the prune step 0014 (it is 0016 now, as on
+    /// PostgreSQL) reaches the last version keeping its prune row.
+    @Test func unaBaseDeLaHistoriaAntiguaLlegaALaUltimaVersion() throws {
+        let db = try Database(path: ":memory:")
+        try Migrator(migrations: Migration.embedded.filter { $0.version <= 13 }).migrate(db)
+        try db.executeScript(
+            """
+            CREATE TABLE poda (id INTEGER PRIMARY KEY CHECK (id = 1), ultima REAL NOT NULL);
+            INSERT INTO poda (id, ultima) VALUES (1, 1234.5);
+            PRAGMA user_version = 14;
+            """)
+        #expect(try Migrator().migrate(db) == [15, 16, 17])
+        #expect(try db.scalarInt("PRAGMA user_version") == Migrator().latestVersion)
+        #expect(try db.scalarString("SELECT CAST(ultima AS TEXT) FROM poda") == "1234.5")
+        #expect(try db.scalarInt("SELECT count(*) FROM poda") == 1)
     }
 
     @Test func reabrirUnFicheroNoMigraNadaDosVeces() throws {

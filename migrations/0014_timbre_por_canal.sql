@@ -1,0 +1,4 @@
+-- PostgreSQL's 0014 makes a delivery that becomes due ring with its channel's name. SQLite has
+-- no notifications: a waiting dispatcher is woken by its own process's commits and by a watch of
+-- the write-ahead log (architecture.md), so its schema does not change here. The step exists so
+-- both stores count the same history (one number, one name, one meaning).

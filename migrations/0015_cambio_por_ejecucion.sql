@@ -1,0 +1,3 @@
+-- PostgreSQL's 0015 adds an index that leads the change log with its run. SQLite answers «the
+-- newest change of a run» by walking its rowids backwards and stopping at the first match, so its
+-- schema does not change here; the step keeps both histories numbered and named alike.

@@ -1,0 +1,4 @@
+-- PostgreSQL's 0017 makes the change log cheaper to append to (a numbering default instead of
+-- two triggers, a bell once per transaction). SQLite numbers the log by its rowid in commit order
+-- already (one writer at a time) and has no bell, so its schema does not change here; the step
+-- keeps both histories numbered and named alike.
