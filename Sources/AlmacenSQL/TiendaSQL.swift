@@ -41,4 +41,10 @@ public struct TiendaSQL<Cola: ColaSQL>: Tienda {
     ) -> (any Escucha)? {
         cola.escuchar(canal, alLlegar)
     }
+
+    public func escucharEsteProceso(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? {
+        cola.escucharEsteProceso(canal, alLlegar)
+    }
 }

@@ -160,17 +160,28 @@ public struct Reparto: Sendable {
     }
 }
 
-/// The dispatcher inside `jugar`: its lanes are woken after each minute with goals, so a
-/// notice reaches every channel within the same tick, each channel at its own pace; it makes
-/// only first attempts (retries are for `avisos enviar` and `avisos vigilar`).
+/// The dispatcher inside `jugar`: woken by its own process's commits that queue deliveries
+/// (the store's signal, not the match's callbacks), so a notice reaches every channel within
+/// the same tick, each channel at its own pace; it makes only first attempts (retries are for
+/// `avisos enviar` and `avisos vigilar`). Stopped, it gives deliveries in flight half a second
+/// (none after a signal), then their leases go back to the queue for the next dispatcher.
 @MainActor
-public final class RepartoEnProceso {
+public final class RepartoEnProceso: Servicio {
     public let despachador: Despachador
     let buzon: any Buzon
+    let tienda: any Tienda
+    let cierre: Cierre
+    private var ejecucion: Int?
+    /// What is left pending of the run, per channel others can deliver, once it has stopped.
+    public private(set) var pendientes: [String: Int] = [:]
 
     /// Builds the dispatcher for the active channels (plus `propios`) and starts it.
-    public init(_ reparto: Reparto, propios: [CanalActivo], registro: any Registro) throws {
-        buzon = reparto.nucleo.tienda.buzon
+    public init(_ reparto: Reparto, propios: [CanalActivo], registro: any Registro, cierre: Cierre)
+        throws
+    {
+        tienda = reparto.nucleo.tienda
+        buzon = tienda.buzon
+        self.cierre = cierre
         var configuracion = Despachador.Configuracion()
         configuracion.soloPrimerosIntentos = true
         despachador = try reparto.despachador(
@@ -179,16 +190,24 @@ public final class RepartoEnProceso {
     }
 
     /// The run whose process-local deliveries (the banner) this process owns.
-    public func atender(ejecucion: Int?) { despachador.atender(ejecucion: ejecucion) }
+    public func atender(ejecucion: Int?) {
+        self.ejecucion = ejecucion
+        despachador.atender(ejecucion: ejecucion)
+    }
 
-    public func despertar() { despachador.despertar() }
-
-    /// Waits at most `plazo` for deliveries in flight, then gives their leases back.
-    /// - Returns: what is left pending of run `ejecucion`, per channel that others can deliver.
-    public func terminar(plazo: Duration, ejecucion: Int?) async -> [String: Int] {
-        await despachador.detener(plazo: plazo)
-        var pendientes = (try? buzon.pendientesPorCanal(ejecucion: ejecucion)) ?? [:]
-        pendientes[TipoDeCanal.nombreTerminal] = nil
-        return pendientes
+    public func run() async {
+        let despachador = self.despachador
+        let escucha = tienda.escucharEsteProceso(.entregas) { canal in
+            despachador.despertar(canal: canal)
+        }
+        await hastaQueLoParen()
+        escucha?.parar()
+        let (buzon, ejecucion, cierre) = (self.buzon, self.ejecucion, self.cierre)
+        pendientes = await cierre.conGracia {
+            await despachador.detener(plazo: cierre.plazo(.milliseconds(500)))
+            var pendientes = (try? buzon.pendientesPorCanal(ejecucion: ejecucion)) ?? [:]
+            pendientes[TipoDeCanal.nombreTerminal] = nil
+            return pendientes
+        }
     }
 }

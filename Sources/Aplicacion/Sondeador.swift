@@ -10,15 +10,16 @@ import Torneo
 /// `If-Modified-Since`) and its key, read, compared with each match's snapshot, and the
 /// outcome written with its notices in one transaction. Sources are polled concurrently, so
 /// one that hangs delays no other; the dispatchers that deliver the notices run beside it.
-public final class Sondeador: Sendable {
+public final class Sondeador: Servicio {
     public typealias Cliente = @Sendable (PeticionHTTP) async throws -> RespuestaHTTP
 
     let nucleo: Nucleo
     let registro: any Registro
     let arrendatario: String
     let cliente: Cliente
-    /// Rung when a poll queued notices: the dispatcher looks for work at once.
-    let alAvisar: @Sendable () -> Void
+    /// Told after each round of polls that brought something (the terminal's lines). The
+    /// notices a poll queued reach the dispatchers through the store's commit signal.
+    let alSondear: @Sendable ([Resultado]) -> Void
     /// What this process last wrote for each followed match (`fuente|clave`): the feed's
     /// fingerprint of it and the snapshot stored. A match whose fingerprint and stored
     /// snapshot are both unchanged needs no decoding, comparing or encoding (most of a poll of
@@ -40,13 +41,13 @@ public final class Sondeador: Sendable {
             propietario: .actual
         ).texto,
         cliente: @escaping Cliente = ClienteHTTP.enviar,
-        alAvisar: @escaping @Sendable () -> Void = {}
+        alSondear: @escaping @Sendable ([Resultado]) -> Void = { _ in }
     ) {
         self.nucleo = nucleo
         self.registro = registro
         self.arrendatario = arrendatario
         self.cliente = cliente
-        self.alAvisar = alAvisar
+        self.alSondear = alSondear
     }
 
     /// Gives back at once the sources leased by a poller observably gone (a process of this
@@ -93,8 +94,9 @@ public final class Sondeador: Sendable {
     }
 
     /// Polls until cancelled, each source when it is due; looks at least every second (a
-    /// source added meanwhile, one another poller gave back).
-    public func vigilar(alSondear: @escaping @Sendable ([Resultado]) -> Void = { _ in }) async {
+    /// source added meanwhile, one another poller gave back). A poll in flight when it is
+    /// stopped stores nothing it has not committed; its lease runs out or is taken back.
+    public func run() async {
         while !Task.isCancelled {
             do {
                 let resultados = try await sondearDebidas()
@@ -153,7 +155,6 @@ public final class Sondeador: Sendable {
             } else if sondeo.fallido || avisos > 0 || !sondeo.partidos.isEmpty {
                 registro.anotar("fuente \(citado(nombre)): \(sondeo.estado)")
             }
-            if guardado && avisos > 0 { alAvisar() }
             return Resultado(
                 fuente: nombre, estado: sondeo.estado, avisos: guardado ? avisos : 0,
                 guardado: guardado)

@@ -26,10 +26,24 @@ public protocol Tienda: Sendable {
     func registro(eco: Bool) -> any Registro
     /// Log entries, oldest first; the last `limite` of them when given.
     func lineasDelRegistro(partido: Int?, limite: Int?) throws -> [LineaDeRegistro]
-    /// Calls `alLlegar` with each notification of `canal` (PostgreSQL's LISTEN), until the
-    /// returned value is stopped. `nil` where the store has no notifications (SQLite: polled).
+    /// Calls `alLlegar` with each notification of `canal`, whoever commits it (PostgreSQL's
+    /// LISTEN; on SQLite this process's commits and a watch of the write-ahead log), until the
+    /// returned value is stopped. `nil` where the store cannot tell (readers then poll).
     func escuchar(_ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void)
         -> (any Escucha)?
+    /// The same, where only this process's commits matter (`jugar`'s dispatcher serves what
+    /// its own run enqueues); a store that cannot tell them apart tells everything.
+    func escucharEsteProceso(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)?
+}
+
+extension Tienda {
+    public func escucharEsteProceso(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? {
+        escuchar(canal, alLlegar)
+    }
 }
 
 /// What a store announces as it commits (PostgreSQL's NOTIFY, sent by triggers).

@@ -22,8 +22,6 @@ struct RutasWeb: Sendable {
     /// other names: `localhost:8080`…).
     let direccion: String
     let juegos: Juegos
-    /// Rings the server's dispatcher when a minute brought goals.
-    let despertarReparto: @Sendable () -> Void
     /// Tells the streams this server itself committed a change: they get it at once.
     let avisarCambios: @Sendable () -> Void
     /// This server's start, as its pages carry it: a page from before a restart (whose key
@@ -383,14 +381,12 @@ struct RutasWeb: Sendable {
         if let ms = cuerpo?.msPorMinuto { try Nucleo.comprobarMsPorMinuto(ms) }
         // The run starts on the main actor, where this process's runs live: two presses of
         // «Jugar» are two starts in order, and the second replaces the first (architecture.md).
-        let (juegos, despertar, ms) = (self.juegos, despertarReparto, cuerpo?.msPorMinuto)
+        let (juegos, ms) = (self.juegos, cuerpo?.msPorMinuto)
         let avisar = avisarCambios
         Task { @MainActor in
-            _ = try? juegos.lanzar(partido: id, msPorMinuto: ms) { _, cambio in
-                // Each minute this server writes reaches its own streams at once.
-                avisar()
-                if case .gol = cambio { despertar() }
-            }
+            // Each minute this server writes reaches its own streams at once; its goals reach
+            // the dispatcher through the store's commit signal.
+            _ = try? juegos.lanzar(partido: id, msPorMinuto: ms) { _, _ in avisar() }
         }
         return Self.json(
             202,

@@ -12,11 +12,12 @@ import Torneo
     import Darwin
 #endif
 
-/// `marcador servir` (screen.md, §16): the HTTP server with its pages, API and event stream,
-/// the runs the pages start, and a dispatcher for every channel, wired to one core. The CLI
-/// builds it, starts it and stops it on a signal; nothing here knows about the terminal.
+/// `marcador servir` (screen.md): the HTTP server with its pages, API and event stream and the
+/// runs the pages start, wired to one core, beside a dispatcher for every channel
+/// (`reparto`, a service of its own in the same group). The CLI builds it, starts it
+/// listening and runs it in its group; nothing here knows about the terminal.
 @MainActor
-public final class ServicioWeb {
+public final class ServicioWeb: Servicio {
     public struct Configuracion: Sendable {
         public var direccion: String
         public var puerto: Int
@@ -41,10 +42,10 @@ public final class ServicioWeb {
     let nucleo: Nucleo
     let configuracion: Configuracion
     let juegos: Juegos
-    private let despachador: Despachador
-    private let reparto: Reparto
+    /// The dispatcher that delivers what the pages' runs queue (and everyone else's): run it
+    /// in the same group, before this service, so it stops after it.
+    public let reparto: VigilanciaDeAvisos
     private var servidor: HTTPServer?
-    private var repartiendo: Task<ResumenDeEnvio, any Error>?
     private var escuchas: [any Escucha] = []
 
     /// - Parameters:
@@ -57,18 +58,17 @@ public final class ServicioWeb {
         self.nucleo = nucleo
         self.configuracion = configuracion
         juegos = Juegos(nucleo: nucleo, registro: nucleo.registro())
-        reparto = Reparto(nucleo, alFallarCanal: alFallarCanal)
         var paraElReparto = Despachador.Configuracion()
         paraElReparto.sondeo = .milliseconds(200)
-        despachador = try reparto.despachador(configuracion: paraElReparto)
+        reparto = try VigilanciaDeAvisos(
+            Reparto(nucleo, alFallarCanal: alFallarCanal), configuracion: paraElReparto)
     }
 
-    /// Listens, starts dispatching, and returns the port it listens on.
+    /// Listens and returns the port it listens on; requests are served from now on.
     public func arrancar(alFallarCambios: @escaping @Sendable (any Error) -> Void) async throws
         -> Int
     {
         Self.ampliarLimiteDeFicheros()
-        let despachador = self.despachador
         let instancia = String(ServicioWeb.claveAlAzar().prefix(12))
         let fuente = FuenteDeCambios(
             cambios: nucleo.tienda.cambios, repositorio: nucleo.tienda.partidos,
@@ -82,7 +82,7 @@ public final class ServicioWeb {
         let rutas = RutasWeb(
             nucleo: nucleo, acceso: Acceso(clave: configuracion.token),
             direccion: configuracion.direccion,
-            juegos: juegos, despertarReparto: { despachador.despertar() },
+            juegos: juegos,
             avisarCambios: avisar, instancia: instancia,
             carpetaDeAdjuntos: Enriquecedor.carpetaPorDefecto(entorno: nucleo.entorno))
         // The store says when there are changes — PostgreSQL's LISTEN, or a watch of SQLite's
@@ -115,22 +115,24 @@ public final class ServicioWeb {
         } catch HTTPServerError.cannotListen(let codigo) {
             throw FalloAlArrancar.noSePuedeEscuchar(codigo)
         }
-        let reparto = self.reparto
-        repartiendo = Task { @MainActor in try await reparto.vigilar(despachador) }
         return servidor?.port ?? configuracion.puerto
     }
 
     /// A wake-up from outside (SIGUSR1): the store may hold a stop request for a run of ours.
     public func revisarParadas() { juegos.revisarParadas() }
 
-    /// Stops taking requests, ends the runs it started (CANCELADO) and gives the dispatcher's
-    /// leases back.
+    /// Serves until its group stops it, then stops (`parar`).
+    public func run() async {
+        await hastaQueLoParen()
+        await parar()
+    }
+
+    /// Stops taking requests and ends the runs it started (CANCELADO); what they queued is
+    /// left to the dispatcher, which stops after this.
     public func parar() async {
         servidor?.stop()
-        repartiendo?.cancel()
         await juegos.detenerTodos()
         await servidor?.stopped()
-        _ = try? await repartiendo?.value
         for escucha in escuchas { escucha.parar() }
         escuchas = []
     }

@@ -51,3 +51,18 @@ enum Senales {
         return flujo
     }
 }
+
+extension GrupoDeServicios {
+    /// A long-running command's group: SIGINT, SIGTERM and SIGHUP stop it (the exit status
+    /// comes from the one received); each signal in `otras` only runs its action (SIGUSR1:
+    /// look for stop requests now; SIGWINCH: redraw).
+    @MainActor
+    static func delProceso(
+        cierre: Cierre = Cierre(), otras: [Int32: @Sendable () -> Void] = [:]
+    ) -> GrupoDeServicios {
+        GrupoDeServicios(
+            senales: Senales.escuchar(Array(Senales.terminan) + otras.keys),
+            terminan: Senales.terminan, cierre: cierre
+        ) { otras[$0]?() }
+    }
+}

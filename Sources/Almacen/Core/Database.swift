@@ -116,7 +116,40 @@ public final class Database: BaseSQL {
             }, Unmanaged.passUnretained(traza).toOpaque())
     }
 
+    /// The tables this connection wrote since they were last taken, for the in-process
+    /// observer of commits (`DatabaseQueue.escuchar`); kept alive while observing.
+    private var escrituras: Escrituras?
+
+    private final class Escrituras {
+        var tablas: Set<String> = []
+    }
+
+    /// From now on every row this connection inserts, updates or deletes (a trigger's too)
+    /// names its table for `tomarEscrituras`. SQLite's update hook runs inside the statement,
+    /// on the thread that holds the connection: it only records the name.
+    /// See https://www.sqlite.org/c3ref/update_hook.html
+    public func observarEscrituras() {
+        guard escrituras == nil else { return }
+        let escrituras = Escrituras()
+        self.escrituras = escrituras
+        sqlite3_update_hook(
+            handle,
+            { contexto, _, _, tabla, _ in
+                guard let contexto, let tabla else { return }
+                Unmanaged<Escrituras>.fromOpaque(contexto).takeUnretainedValue().tablas.insert(
+                    String(cString: tabla))
+            }, Unmanaged.passUnretained(escrituras).toOpaque())
+    }
+
+    /// The tables written since the last call (empty when nothing observes).
+    public func tomarEscrituras() -> Set<String> {
+        guard let escrituras, !escrituras.tablas.isEmpty else { return [] }
+        defer { escrituras.tablas = [] }
+        return escrituras.tablas
+    }
+
     deinit {
+        sqlite3_update_hook(handle, nil, nil)
         sqlite3_trace_v2(handle, 0, nil, nil)
         statements.removeAll()
         sqlite3_close_v2(handle)

@@ -14,6 +14,13 @@ import Synchronization
 public final class DatabaseQueue: ColaSQL {
     private let database: Mutex<Database>
     public let path: String
+    /// The in-process observers of this queue's commits, by channel (`escuchar`).
+    private let observadores = Mutex<Observadores>(Observadores())
+
+    private struct Observadores {
+        var siguiente = 0
+        var lista: [Int: (canal: CanalDeNotificacion, alLlegar: @Sendable (String) -> Void)] = [:]
+    }
 
     /// Wraps an open connection; the queue owns it from now on.
     public init(_ database: sending Database) {
@@ -38,20 +45,42 @@ public final class DatabaseQueue: ColaSQL {
         }
     }
 
-    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, rolled back if it throws.
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, rolled back if it throws. After the
+    /// commit, this process's observers of what it wrote are told (outside the lock).
     public func write<T: Sendable>(_ body: (borrowing Database) throws -> T) throws -> T {
-        try database.withLock { (database: inout sending Database) in
+        let (resultado, escritas) = try database.withLock {
+            (database: inout sending Database) -> (T, Set<String>) in
             try database.begin(.immediate)
             let resultado: T
             do {
                 resultado = try body(database)
             } catch {
                 database.rollback()
+                _ = database.tomarEscrituras()
                 throw error
             }
-            try database.commit()
-            return resultado
+            do {
+                try database.commit()
+            } catch {
+                _ = database.tomarEscrituras()
+                throw error
+            }
+            return (resultado, database.tomarEscrituras())
         }
+        if !escritas.isEmpty { avisar(escritas) }
+        return resultado
+    }
+
+    /// The table whose rows each channel announces.
+    private static let tablas: [CanalDeNotificacion: String] = [
+        .entregas: "entrega", .cambios: "cambio",
+    ]
+
+    private func avisar(_ escritas: Set<String>) {
+        let avisar = observadores.withLock { observadores in
+            observadores.lista.values.filter { escritas.contains(Self.tablas[$0.canal] ?? "") }
+        }
+        for observador in avisar { observador.alLlegar("") }
     }
 }
 
@@ -62,18 +91,52 @@ struct EscuchaDelDiario: Escucha {
 }
 
 extension DatabaseQueue {
-    /// SQLite has no notifications, but every commit, whoever makes it, writes to the file's
-    /// `-wal`: `cambios` and `entregas` are a watch of it (inotify), so `servir` streams another
-    /// process's minute at once, and a waiting dispatcher (`avisos vigilar`) is woken by a goal
-    /// another process committed instead of finding it at its next poll (issue 40). A dispatcher
-    /// is woken by its own claims and outcomes too: it then claims once more and finds nothing,
-    /// which writes nothing, so the wake-ups stop there. Stop requests (`parar`) come by signal.
+    /// SQLite has no notifications, so a commit is heard two ways: this process's own, as each
+    /// commits, when it wrote the channel's table (`escucharEsteProceso`); and any process's,
+    /// because every commit writes to the file's `-wal`, by a watch of it (inotify). So `servir`
+    /// streams another process's minute at once, and a waiting dispatcher (`avisos vigilar`) is
+    /// woken by a goal another process committed instead of finding it at its next poll. A
+    /// dispatcher is woken by its own claims and outcomes too: it then claims once more and
+    /// finds nothing, which writes nothing, so the wake-ups stop there. Stop requests
+    /// (`parar`) come by signal.
     public func escuchar(
         _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
     ) -> (any Escucha)? {
-        guard canal == .cambios || canal == .entregas, path != ":memory:", !path.isEmpty else {
-            return nil
-        }
-        return VigilanteDeFichero(path + "-wal") { alLlegar("") }.map(EscuchaDelDiario.init)
+        guard let propia = escucharEsteProceso(canal, alLlegar) else { return nil }
+        guard path != ":memory:", !path.isEmpty,
+            let diario = VigilanteDeFichero(path + "-wal", alCambiar: { alLlegar("") })
+        else { return propia }
+        return Escuchas(partes: [propia, EscuchaDelDiario(vigilante: diario)])
     }
+
+    /// This process's own commits only, told as each commits (GRDB's `TransactionObserver`
+    /// idea): exactly the commits that wrote the channel's table, none of another process.
+    /// For a dispatcher that only serves what its own process enqueues (`jugar`), the watch of
+    /// the log would wake it at every minute of its own match for nothing.
+    public func escucharEsteProceso(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? {
+        guard Self.tablas[canal] != nil else { return nil }
+        database.withLock { $0.observarEscrituras() }
+        let clave = observadores.withLock { observadores -> Int in
+            observadores.siguiente += 1
+            observadores.lista[observadores.siguiente] = (canal, alLlegar)
+            return observadores.siguiente
+        }
+        return EscuchaPropia { [weak self] in
+            _ = self?.observadores.withLock { $0.lista.removeValue(forKey: clave) }
+        }
+    }
+}
+
+/// An in-process observer, removed when stopped.
+struct EscuchaPropia: Escucha {
+    let quitar: @Sendable () -> Void
+    func parar() { quitar() }
+}
+
+/// Several watches stopped together.
+struct Escuchas: Escucha {
+    let partes: [any Escucha]
+    func parar() { for parte in partes { parte.parar() } }
 }

@@ -180,6 +180,11 @@ public protocol ColaSQL: Sendable {
     func escuchar(_ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void)
         -> (any Escucha)?
 
+    /// Only this process's commits (`Tienda.escucharEsteProceso`).
+    func escucharEsteProceso(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)?
+
     /// The store's clock (unix seconds): this machine's for a file every process on it shares,
     /// the server's for a database several machines share.
     func ahora() -> Double
@@ -199,6 +204,10 @@ extension ColaSQL {
     public func escuchar(
         _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
     ) -> (any Escucha)? { nil }
+
+    public func escucharEsteProceso(
+        _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
+    ) -> (any Escucha)? { escuchar(canal, alLlegar) }
 }
 
 /// Where the two stores' SQL differs.

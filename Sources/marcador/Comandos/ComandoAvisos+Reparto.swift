@@ -62,22 +62,11 @@ struct AvisosEnviar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let reparto = try contexto.reparto()
-        let configuracion = arriendo.configuracion
-        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
-        let salida = SalidaPorSenal()
-        let envio = Task { @MainActor in try await reparto.enviar(configuracion: configuracion) }
-        let vigia = Task { @MainActor in
-            for await numero in senales {
-                salida.recibir(numero)
-                envio.cancel()
-                return
-            }
-        }
-        defer { vigia.cancel() }
-        let resumen = try await envio.value
-        if let senal = salida.senal { return CodigoDeSalida.porSenal(senal) }
-        contexto.terminal.linea(Reparto.texto(resumen))
+        var grupo = GrupoDeServicios.delProceso()
+        let envio = EnvioDeAvisos(try contexto.reparto(), configuracion: arriendo.configuracion)
+        grupo.añadir(envio, alAcabar: .acabaElGrupo)
+        if let senal = try await grupo.run() { return CodigoDeSalida.porSenal(senal) }
+        contexto.terminal.linea(Reparto.texto(envio.entregado))
         return .ok
     }
 
@@ -100,23 +89,14 @@ struct AvisosVigilar: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let reparto = try contexto.reparto()
-        let despachador = try reparto.despachador(configuracion: arriendo.configuracion)
-        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
-        let salida = SalidaPorSenal()
-        let bucle = Task { @MainActor in try await reparto.vigilar(despachador) }
-        let vigia = Task { @MainActor in
-            for await numero in senales {
-                salida.recibir(numero)
-                bucle.cancel()
-                return
-            }
-        }
-        defer { vigia.cancel() }
+        var grupo = GrupoDeServicios.delProceso()
+        let reparto = try VigilanciaDeAvisos(
+            contexto.reparto(), configuracion: arriendo.configuracion)
+        grupo.añadir(reparto)
         contexto.terminal.linea("Vigilando la cola de avisos; Ctrl-C para terminar.")
-        let total = try await bucle.value
-        contexto.terminal.linea(Reparto.texto(total))
-        return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
+        let senal = try await grupo.run()
+        contexto.terminal.linea(Reparto.texto(reparto.entregado))
+        return senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
     }
 
     /// Delivering is an effect outside the store: a rehearsal only opens it.

@@ -31,21 +31,14 @@ struct ComandoDirecto: Comando {
     var arriendo = OpcionDeArriendo()
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
+        var grupo = GrupoDeServicios.delProceso()
         let nucleo = try contexto.nucleo()
-        let reparto = try contexto.reparto()
-        let despachador = try reparto.despachador(configuracion: arriendo.configuracion)
-        let sondeador = Sondeador(
-            nucleo: nucleo, registro: nucleo.registro(eco: !contexto.terminal.esInteractiva),
-            alAvisar: { despachador.despertar() })
-        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP])
-        let salida = SalidaPorSenal()
         let terminal = contexto.terminal
-        let fuentes = try nucleo.fuentes().count
-        terminal.linea(
-            "En directo: \(Textos.cuenta(fuentes, "fuente", "fuentes")); Ctrl-C para terminar.")
-        let repartiendo = Task { @MainActor in try await reparto.vigilar(despachador) }
-        let sondeando = Task {
-            await sondeador.vigilar { resultados in
+        let reparto = try VigilanciaDeAvisos(
+            contexto.reparto(), configuracion: arriendo.configuracion)
+        let sondeador = Sondeador(
+            nucleo: nucleo, registro: nucleo.registro(eco: !terminal.esInteractiva),
+            alSondear: { resultados in
                 // On a terminal, each poll that brought something is one line.
                 guard terminal.esInteractiva else { return }
                 for resultado in resultados where resultado.avisos > 0 || !resultado.guardado {
@@ -53,18 +46,17 @@ struct ComandoDirecto: Comando {
                         "fuente \(citado(resultado.fuente)): \(TextoSeguro.limpio(resultado.estado))"
                     )
                 }
-            }
-        }
-        for await numero in senales {
-            salida.recibir(numero)
-            break
-        }
-        sondeando.cancel()
-        await sondeando.value
-        repartiendo.cancel()
-        let total = try await repartiendo.value
-        terminal.linea(Reparto.texto(total))
-        return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
+            })
+        let fuentes = try nucleo.fuentes().count
+        terminal.linea(
+            "En directo: \(Textos.cuenta(fuentes, "fuente", "fuentes")); Ctrl-C para terminar.")
+        // The poller last: stopped first, then the dispatcher delivers nothing more and gives
+        // its leases back. The notices a poll queues wake the dispatcher through the store.
+        grupo.añadir(reparto)
+        grupo.añadir(sondeador)
+        let senal = try await grupo.run()
+        terminal.linea(Reparto.texto(reparto.entregado))
+        return senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
     }
 
     /// Following is an effect outside the store: a rehearsal only opens it.

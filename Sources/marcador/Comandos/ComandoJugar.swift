@@ -105,75 +105,42 @@ struct ComandoJugar: Comando {
                         conCampana: terminal.esInteractiva, enmarcado: terminal.esInteractiva
                     ) { texto in pantalla.linea(texto) }))
         }
+        let cierre = Cierre()
         let reparto = try RepartoEnProceso(
             Reparto(nucleo) { fallo in
                 pantalla.linea(
                     "Canal \(TextoSeguro.limpio(fallo.canal)) no disponible aquí "
                         + "(\(fallo.motivo)): sus avisos esperan a «marcador avisos vigilar» donde funcione."
                 )
-            }, propios: propios, registro: registro)
+            }, propios: propios, registro: registro, cierre: cierre)
         let dibujo = DibujoDelPartido(pantalla: pantalla)
-
-        // Signals become task cancellation: the match logs CANCELADO, the lanes abandon their
-        // transfers, and the process leaves within the tick, whatever a channel is doing.
-        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGWINCH])
+        let juego = JuegoDeUnPartido(
+            juegos, peticion(canalesPropios: enPrimerPlano ? [TipoDeCanal.nombreTerminal] : []),
+            alEmpezar: { _, ejecucion in reparto.atender(ejecucion: ejecucion) },
+            alCambiar: { modelo, cambio in dibujo.dibujar(modelo, cambio) },
+            alRelanzar: { minutos in
+                pantalla.cerrarEstado()
+                pantalla.linea(
+                    "La duración cambió a \(minutos) minutos: el partido vuelve a empezar.")
+            })
         // A stop request from another host arrives as a notification (signals do not cross
         // machines); on one host SIGUSR1 does the same.
         let escucha = nucleo.tienda.escuchar(.parar) { _ in
             Task { @MainActor in juegos.revisarParadas() }
         }
         defer { escucha?.parar() }
-        let salida = SalidaPorSenal()
-        let pedida = peticion(
-            canalesPropios: enPrimerPlano ? [TipoDeCanal.nombreTerminal] : [])
-        var ultima: Int?
-        let partidoEnJuego = Task { @MainActor in
-            try await juegos.jugar(
-                pedida,
-                alEmpezar: { _, ejecucion in
-                    ultima = ejecucion
-                    reparto.atender(ejecucion: ejecucion)
-                },
-                alCambiar: { modelo, cambio in
-                    dibujo.dibujar(modelo, cambio)
-                    if case .gol = cambio { reparto.despertar() }
-                },
-                alRelanzar: { minutos in
-                    pantalla.cerrarEstado()
-                    pantalla.linea(
-                        "La duración cambió a \(minutos) minutos: el partido vuelve a empezar.")
-                })
-        }
-        let vigia = Task { @MainActor in
-            for await numero in senales {
-                if numero == SIGUSR1 {
-                    juegos.revisarParadas()
-                } else if numero == SIGWINCH {
-                    pantalla.redibujar()
-                } else {
-                    salida.recibir(numero)
-                    partidoEnJuego.cancel()
-                }
-            }
-        }
-        defer { vigia.cancel() }
-        let desenlace: Juegos.Desenlace
-        do {
-            desenlace = try await partidoEnJuego.value
-        } catch {
-            await reparto.despachador.detener(plazo: .zero)
-            throw error
-        }
-        // The final whistle: deliveries still in flight get half a second (none after a
-        // signal), then their leases go back to the queue for the next dispatcher.
-        let ejecucion = ultima
-        let final = Task { @MainActor in
-            await reparto.terminar(
-                plazo: salida.senal == nil ? .milliseconds(500) : .zero, ejecucion: ejecucion)
-        }
-        salida.alRecibir = { final.cancel() }
-        let pendientes = await final.value
-        for (canal, cuantos) in pendientes.sorted(by: { $0.key < $1.key }) {
+        var grupo = GrupoDeServicios.delProceso(
+            cierre: cierre,
+            otras: [
+                SIGUSR1: { Task { @MainActor in juegos.revisarParadas() } },
+                SIGWINCH: { Task { @MainActor in pantalla.redibujar() } },
+            ])
+        // The dispatcher first, the match last: stopped first, the match writes its end
+        // (CANCELADO) before the dispatcher gives back what it did not deliver.
+        grupo.añadir(reparto)
+        grupo.añadir(juego, alAcabar: .acabaElGrupo)
+        let senal = try await grupo.run()
+        for (canal, cuantos) in reparto.pendientes.sorted(by: { $0.key < $1.key }) {
             registro.anotar(
                 Textos.cuenta(cuantos, "aviso pendiente", "avisos pendientes")
                     + " para «\(TextoSeguro.limpio(canal))»: `marcador avisos enviar`",
@@ -181,22 +148,23 @@ struct ComandoJugar: Comando {
         }
         pantalla.cerrarEstado()
         let resultado = dibujo.resultado
-        switch desenlace {
+        let porSenal = senal.map(CodigoDeSalida.porSenal)
+        switch juego.desenlace ?? .cancelado(enElMinuto: 0) {
         case .terminado:
             pantalla.linea("Partido terminado: \(resultado) (\(dibujo.duracion) minutos).")
-            return salida.senal.map(CodigoDeSalida.porSenal) ?? .ok
+            return porSenal ?? .ok
         case .cancelado(let minuto):
             pantalla.linea("Cancelado en el minuto \(minuto): \(resultado).")
-            return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
+            return porSenal ?? .interrumpido
         case .reemplazado(let minuto):
             pantalla.linea(
                 "Cancelado en el minuto \(minuto): otro «marcador jugar \(id)» lo juega ahora.")
-            return salida.senal.map(CodigoDeSalida.porSenal) ?? .ok
+            return porSenal ?? .ok
         case .perdido(let minuto):
             pantalla.linea(
                 "Detenido en el minuto \(minuto): otro proceso ha retomado esta ejecución y la "
                     + "juega ahora.")
-            return salida.senal.map(CodigoDeSalida.porSenal) ?? .ok
+            return porSenal ?? .ok
         }
     }
 
@@ -214,20 +182,6 @@ struct ComandoJugar: Comando {
         let permitidos = ["s", "si", "sí", "y", "yes"].contains(respuesta)
         contexto.terminal.linea(try nucleo.permitirAvisos(permitidos))
         return try nucleo.ajustes()
-    }
-}
-
-/// The first SIGINT, SIGTERM or SIGHUP received, and who to tell (the final drain).
-@MainActor
-final class SalidaPorSenal {
-    private(set) var senal: Int32?
-    var alRecibir: (() -> Void)? {
-        didSet { if senal != nil { alRecibir?() } }
-    }
-
-    func recibir(_ numero: Int32) {
-        if senal == nil { senal = numero }
-        alRecibir?()
     }
 }
 

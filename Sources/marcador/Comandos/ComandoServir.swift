@@ -77,7 +77,11 @@ struct ComandoServir: Comando {
             configuracion: ServicioWeb.Configuracion(
                 direccion: direccion, puerto: puerto, token: token)
         ) { avisos.avisar($0) }
-        let senales = Senales.escuchar([SIGINT, SIGTERM, SIGHUP, SIGUSR1])
+        // Signals are heard from before listening: one that comes as the line is printed
+        // stops the server cleanly, never by the default action.
+        var grupo = GrupoDeServicios.delProceso(otras: [
+            SIGUSR1: { Task { @MainActor in servicio.revisarParadas() } }
+        ])
         let real: Int
         do {
             let descripcion = nucleo.descripcion
@@ -97,19 +101,19 @@ struct ComandoServir: Comando {
         }
         let nombre = direccion.contains(":") ? "[\(direccion)]" : direccion
         contexto.terminal.linea("Sirviendo en http://\(nombre):\(real)/ (Ctrl-C para terminar).")
-        let salida = SalidaPorSenal()
-        for await numero in senales {
-            if numero == SIGUSR1 {
-                servicio.revisarParadas()
-                continue
-            }
-            salida.recibir(numero)
-            break
+        // The server last: stopped first, it takes no more requests and ends the runs it
+        // started (CANCELADO); then the dispatcher gives its leases back.
+        grupo.añadir(servicio.reparto)
+        grupo.añadir(servicio)
+        let senal: Int32?
+        do {
+            senal = try await grupo.run()
+        } catch {
+            contexto.terminal.linea("Servidor parado.")
+            throw error
         }
-        // Stop taking requests, end the runs it started (CANCELADO), give leases back.
-        await servicio.parar()
         contexto.terminal.linea("Servidor parado.")
-        return salida.senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
+        return senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
     }
 
     /// Serving is an effect outside the store: a rehearsal only opens it.
