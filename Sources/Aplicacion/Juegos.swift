@@ -89,7 +89,9 @@ public final class Juegos {
             return try await control.jugar(
                 ControlDeEjecuciones.Peticion(
                     partido: partido, duracion: peticion.duracion,
-                    msPorMinuto: peticion.msPorMinuto ?? ajustes.msPorMinuto, reanudar: guardada,
+                    // A resumed run keeps its pace unless the caller names one.
+                    msPorMinuto: peticion.msPorMinuto ?? guardada?.msPorMinuto
+                        ?? ajustes.msPorMinuto, reanudar: guardada,
                     canalesPropios: peticion.canalesPropios))
         } catch ControlDeEjecuciones.FalloDeReanudacion.tomadaPorOtro {
             throw Fallo.uso(

@@ -116,7 +116,7 @@ public final class ControlDeEjecuciones {
                 canalesPropios: peticion.canalesPropios, propietario: propietario)
             let modelo = PartidoEnVivo(
                 partido: peticion.partido,
-                msPorMinuto: guardada?.msPorMinuto ?? peticion.msPorMinuto,
+                msPorMinuto: peticion.msPorMinuto,
                 reloj: reloj, cronica: cronica, registro: registro, nuevoCodigo: nuevoCodigo)
             cronicaActual = cronica
             modelo.alCambiar = { [weak self, weak modelo] cambio in

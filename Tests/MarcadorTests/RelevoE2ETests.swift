@@ -13,16 +13,17 @@ import Testing
 /// under its own key.
 @Suite("Relevo de un despachador muerto (binario)", .serialized)
 struct RelevoE2ETests {
-    @Test(arguments: ["SQLite", "PostgreSQL"])
-    func unVigilarMatadoNoRetieneSusAvisos(almacen: String) async throws {
-        let escenario: Escenario
-        if almacen == "PostgreSQL" {
-            try #require(
-                ServidorPostgres.falta == nil, "PostgreSQL: \(ServidorPostgres.falta ?? "")")
-            escenario = Escenario(db: try await ServidorPostgres.compartido().baseNueva())
-        } else {
-            escenario = Escenario()
-        }
+    /// A scenario on the store named.
+    static func escenario(_ almacen: String) async throws -> Escenario {
+        guard almacen == "PostgreSQL" else { return Escenario() }
+        try #require(ServidorPostgres.falta == nil, "PostgreSQL: \(ServidorPostgres.falta ?? "")")
+        return Escenario(db: try await ServidorPostgres.compartido().baseNueva())
+    }
+
+    /// `avisos vigilar` and `directo` (whose dispatcher is the same service) killed mid-POST.
+    @Test(arguments: ["SQLite", "PostgreSQL"], [["avisos", "vigilar"], ["directo"]])
+    func unDespachadorMatadoNoRetieneSusAvisos(almacen: String, orden: [String]) async throws {
+        let escenario = try await Self.escenario(almacen)
         // One run: its five notices go to the webhook one after another, and the first POST is
         // held, so the watcher is killed with exactly one request in flight.
         let webhook = try ReceptorHTTP(guion: [.init(codigo: 200, retenida: true)])
@@ -38,7 +39,8 @@ struct RelevoE2ETests {
         } else {
             try escenario.encolarEjecuciones(1)
         }
-        let vigilando = try escenario.lanzar("avisos", "vigilar")
+        let vigilando = try Proceso(
+            ["--db", escenario.db] + orden, entorno: [:], carpeta: escenario.carpeta)
         #expect(await webhook.esperar(1))
         vigilando.senal(SIGKILL)
         #expect(await vigilando.esperar().senal == SIGKILL)
@@ -58,5 +60,29 @@ struct RelevoE2ETests {
         let claves = webhook.peticiones.map { $0.cabeceras["idempotency-key"] ?? "" }
         #expect(Set(claves).count == 5)
         #expect(claves.count <= 6, "\(claves.count) POST para 5 avisos")
+    }
+
+    /// A `jugar` killed mid-match: the run is its process's, which is gone, so a relaunch with
+    /// `--reanudar` takes it over at once (not after the heartbeat goes stale), and every goal
+    /// of the match is told once.
+    @Test(arguments: ["SQLite", "PostgreSQL"])
+    func unJugarMatadoSeReanudaAlMomento(almacen: String) async throws {
+        let escenario = try await Self.escenario(almacen)
+        _ = try await escenario.marcador("avisos", "activar")
+        let jugando = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "100")
+        #expect(await jugando.esperarTexto("minuto 15 con", enSalida: true))
+        jugando.senal(SIGKILL)
+        #expect(await jugando.esperar().senal == SIGKILL)
+        let inicio = ContinuousClock.now
+        let reanudado = try await escenario.marcador(
+            "jugar", "1", "--reanudar", "--ms-por-minuto", "0")
+        let tardado = ContinuousClock.now - inicio
+        #expect(reanudado.codigo == 0, "\(reanudado.error)")
+        #expect(reanudado.salida.hasSuffix("Partido terminado: Rayo FC 3-2 Toros (90 minutos).\n"))
+        #expect(tardado < .seconds(5), "\(tardado)")
+        #expect(try await escenario.marcador("avisos", "enviar").codigo == 0)
+        let lineas = try await escenario.consulta(
+            "SELECT count(*) FROM registro WHERE linea LIKE 'notificación «¡Gol!» enviada%'")
+        #expect(lineas == 5, "\(lineas) líneas para los 5 goles")
     }
 }

@@ -40,7 +40,7 @@ struct ComandoJugar: Comando {
     @Opcion(
         "--ms-por-minuto", marcador: "MS", rango: 0...600_000,
         ayuda:
-            "Milisegundos reales por minuto de partido, de 0 (al instante) a 600000 (por defecto, el ajuste «ms-por-minuto»)."
+            "Milisegundos reales por minuto de partido, de 0 (al instante) a 600000 (por defecto, el ajuste «ms-por-minuto»; con --reanudar, el ritmo que llevaba)."
     )
     var msPorMinuto: Int?
 
