@@ -6,12 +6,13 @@ import Testing
     import Glibc
 #endif
 
-/// A dispatcher killed with SIGKILL while a webhook POST is in flight (issue 40: its deliveries
+/// A process killed with SIGKILL while it holds work (issue 40: a killed dispatcher's deliveries
 /// stayed leased for the whole 60-s lease, and later goals reached the webhook 57–60 s late):
-/// the next dispatcher on this host sees the holder's process is gone and takes its work at
-/// once, on both stores. Nothing is lost, and the POST in flight is repeated at most once,
+/// the next process on this host sees the holder's process is gone and takes its work at once,
+/// on both stores — a dispatcher's deliveries (`avisos vigilar`, `directo`), a run (`jugar`), a
+/// feed source (`directo`). Nothing is lost, and a POST in flight is repeated at most once,
 /// under its own key.
-@Suite("Relevo de un despachador muerto (binario)", .serialized)
+@Suite("Relevo de un proceso muerto (binario)", .serialized)
 struct RelevoE2ETests {
     /// A scenario on the store named.
     static func escenario(_ almacen: String) async throws -> Escenario {
@@ -84,5 +85,31 @@ struct RelevoE2ETests {
         let lineas = try await escenario.consulta(
             "SELECT count(*) FROM registro WHERE linea LIKE 'notificación «¡Gol!» enviada%'")
         #expect(lineas == 5, "\(lineas) líneas para los 5 goles")
+    }
+
+    /// A `directo` killed while its poll of a source waits for the provider: the next
+    /// `directo` polls that source at once, not when the 20-s lease on it runs out.
+    @Test(arguments: ["SQLite", "PostgreSQL"])
+    func unDirectoMatadoNoRetieneSusFuentes(almacen: String) async throws {
+        let escenario = try await Self.escenario(almacen)
+        let proveedor = try ReceptorHTTP(guion: [.init(codigo: 200, retenida: true)])
+        defer {
+            proveedor.soltar()
+            proveedor.cerrar()
+        }
+        _ = try await escenario.marcador(
+            "fuentes", "añadir", "fd", "--url", proveedor.url("/liga.json"), "--formato",
+            "football-data", "--cada", "1")
+        let primero = try escenario.lanzar("directo")
+        #expect(await proveedor.esperar(1))
+        primero.senal(SIGKILL)
+        #expect(await primero.esperar().senal == SIGKILL)
+        let inicio = ContinuousClock.now
+        let segundo = try escenario.lanzar("directo")
+        #expect(await proveedor.esperar(2, limite: 30))
+        let tardado = ContinuousClock.now - inicio
+        segundo.senal(SIGTERM)
+        #expect(await segundo.esperar().codigo == 143)
+        #expect(tardado < .seconds(5), "\(tardado)")
     }
 }
