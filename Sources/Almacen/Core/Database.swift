@@ -47,6 +47,7 @@ public final class Database: BaseSQL {
         }
         self.handle = handle
         self.path = path
+        aprenderEscrituras()
         // SQLite's own busy timeout sleeps where a signal cannot reach it; this handler waits
         // the same time in short naps and gives up once the process is stopping (delivery.md).
         sqlite3_busy_handler(
@@ -116,40 +117,58 @@ public final class Database: BaseSQL {
             }, Unmanaged.passUnretained(traza).toOpaque())
     }
 
-    /// The tables this connection wrote since they were last taken, for the in-process
-    /// observer of commits (`DatabaseQueue.escuchar`); kept alive while observing.
-    private var escrituras: Escrituras?
+    /// The tables this connection's statements wrote since they were last taken, for the
+    /// in-process observer of commits (`DatabaseQueue.escuchar`).
+    private let escrituras = Escrituras()
 
-    private final class Escrituras {
+    /// What the authorizer saw a statement being compiled to write, and what was written.
+    final class Escrituras {
+        /// Filled while a statement is prepared: the tables it (or a trigger it fires) may
+        /// insert into, update or delete from.
+        var alPreparar: Set<String>?
         var tablas: Set<String> = []
     }
 
-    /// From now on every row this connection inserts, updates or deletes (a trigger's too)
-    /// names its table for `tomarEscrituras`. SQLite's update hook runs inside the statement,
-    /// on the thread that holds the connection: it only records the name.
-    /// See https://www.sqlite.org/c3ref/update_hook.html
-    public func observarEscrituras() {
-        guard escrituras == nil else { return }
-        let escrituras = Escrituras()
-        self.escrituras = escrituras
-        sqlite3_update_hook(
+    /// SQLite's update hook is silent for WITHOUT ROWID tables (`entrega` is one), so what a
+    /// statement may write is learnt once, as it is prepared, from the authorizer, which sees
+    /// trigger bodies too; the statement then names those tables each time it changes rows.
+    /// See https://www.sqlite.org/c3ref/set_authorizer.html
+    private func aprenderEscrituras() {
+        sqlite3_set_authorizer(
             handle,
-            { contexto, _, _, tabla, _ in
-                guard let contexto, let tabla else { return }
-                Unmanaged<Escrituras>.fromOpaque(contexto).takeUnretainedValue().tablas.insert(
-                    String(cString: tabla))
+            { contexto, accion, tabla, _, _, _ in
+                guard let contexto, let tabla,
+                    accion == SQLITE_INSERT || accion == SQLITE_UPDATE || accion == SQLITE_DELETE
+                else { return SQLITE_OK }
+                let escrituras = Unmanaged<Escrituras>.fromOpaque(contexto).takeUnretainedValue()
+                escrituras.alPreparar?.insert(String(cString: tabla))
+                return SQLITE_OK
             }, Unmanaged.passUnretained(escrituras).toOpaque())
     }
 
-    /// The tables written since the last call (empty when nothing observes).
+    /// Prepares `sql`, telling which tables it may write.
+    func preparar(_ sql: String) throws(SQLiteError) -> (OpaquePointer, Set<String>) {
+        escrituras.alPreparar = []
+        defer { escrituras.alPreparar = nil }
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(
+            self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else { throw error(code, sql: sql) }
+        return (handle, escrituras.alPreparar ?? [])
+    }
+
+    /// A statement that may write `tablas` changed rows.
+    func anotarEscritura(_ tablas: Set<String>) { escrituras.tablas.formUnion(tablas) }
+
+    /// The tables written since the last call.
     public func tomarEscrituras() -> Set<String> {
-        guard let escrituras, !escrituras.tablas.isEmpty else { return [] }
+        guard !escrituras.tablas.isEmpty else { return [] }
         defer { escrituras.tablas = [] }
         return escrituras.tablas
     }
 
     deinit {
-        sqlite3_update_hook(handle, nil, nil)
+        sqlite3_set_authorizer(handle, nil, nil)
         sqlite3_trace_v2(handle, 0, nil, nil)
         statements.removeAll()
         sqlite3_close_v2(handle)

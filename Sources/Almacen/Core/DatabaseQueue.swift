@@ -25,6 +25,8 @@ public final class DatabaseQueue: ColaSQL {
     /// Wraps an open connection; the queue owns it from now on.
     public init(_ database: sending Database) {
         path = database.path
+        // What the opening wrote (migrations, seeds) was before anyone could listen.
+        _ = database.tomarEscrituras()
         self.database = Mutex(database)
     }
 
@@ -110,14 +112,14 @@ extension DatabaseQueue {
     }
 
     /// This process's own commits only, told as each commits (GRDB's `TransactionObserver`
-    /// idea): exactly the commits that wrote the channel's table, none of another process.
+    /// idea): exactly the commits in which a statement that may write the channel's table
+    /// changed rows, none of another process.
     /// For a dispatcher that only serves what its own process enqueues (`jugar`), the watch of
     /// the log would wake it at every minute of its own match for nothing.
     public func escucharEsteProceso(
         _ canal: CanalDeNotificacion, _ alLlegar: @escaping @Sendable (String) -> Void
     ) -> (any Escucha)? {
         guard Self.tablas[canal] != nil else { return nil }
-        database.withLock { $0.observarEscrituras() }
         let clave = observadores.withLock { observadores -> Int in
             observadores.siguiente += 1
             observadores.lista[observadores.siguiente] = (canal, alLlegar)

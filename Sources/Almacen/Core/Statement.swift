@@ -9,14 +9,11 @@ public final class Statement {
     public let sql: String
     unowned let database: Database
 
+    /// The tables this statement (or a trigger it fires) may write.
+    let escribe: Set<String>
+
     init(database: Database, sql: String) throws(SQLiteError) {
-        var handle: OpaquePointer?
-        let code = sqlite3_prepare_v3(
-            database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
-        guard code == SQLITE_OK, let handle else {
-            throw database.error(code, sql: sql)
-        }
-        self.handle = handle
+        (handle, escribe) = try database.preparar(sql)
         self.sql = sql
         self.database = database
     }
@@ -75,6 +72,14 @@ public final class Statement {
 
     /// Steps once: `true` while there is a row to read.
     func step() throws(SQLiteError) -> Bool {
+        guard !escribe.isEmpty else { return try paso() }
+        let antes = sqlite3_total_changes64(database.handle)
+        let hayFila = try paso()
+        if sqlite3_total_changes64(database.handle) != antes { database.anotarEscritura(escribe) }
+        return hayFila
+    }
+
+    private func paso() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
