@@ -47,7 +47,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .target(name: "Sistema", dependencies: ["Torneo", "CSenales", "CMalloc"]),
         // The store interfaces every front end, use case and store speaks (DESIGN §13).
-        .target(name: "Persistencia", dependencies: ["Torneo"]),
+        .target(name: "Persistencia", dependencies: ["Torneo", "Sistema"]),
         // The repositories, written once in the SQL both stores speak, over a small connection
         // protocol; the seed data. Knows no driver.
         .target(
@@ -68,7 +68,7 @@ let package = Package(
             dependencies: ["AlmacenSQL", "Persistencia", "CPostgres", "Torneo", "Sistema"],
             plugins: ["Incrustar"]
         ),
-        .target(name: "Motor", dependencies: ["Torneo", "Persistencia"]),
+        .target(name: "Motor", dependencies: ["Torneo", "Persistencia", "Sistema"]),
         .target(name: "Importador", dependencies: ["Torneo"]),
         // Live feeds (DESIGN §15): the providers' answers read, and compared with the last
         // snapshot of each match. Pure: no store, no network.
@@ -135,7 +135,8 @@ let package = Package(
         .testTarget(
             name: "MotorTests",
             dependencies: [
-                "Motor", "Almacen", "AlmacenSQL", "Persistencia", "Torneo", "ApoyoDePruebas",
+                "Motor", "Almacen", "AlmacenSQL", "Persistencia", "Torneo", "Sistema",
+                "ApoyoDePruebas",
             ]),
         .testTarget(
             name: "AplicacionTests",
@@ -147,7 +148,9 @@ let package = Package(
         .target(name: "ApoyoDePruebas", dependencies: ["Sistema"], path: "Tests/ApoyoDePruebas"),
         .testTarget(
             name: "AvisosTests",
-            dependencies: ["Avisos", "Motor", "Almacen", "Torneo", "ApoyoDePruebas"]),
+            dependencies: [
+                "Avisos", "Motor", "Almacen", "Persistencia", "Torneo", "Sistema", "ApoyoDePruebas",
+            ]),
         .testTarget(
             name: "ImportadorTests",
             dependencies: ["Importador", "Motor", "Almacen", "Torneo", "ApoyoDePruebas"]),

@@ -1,3 +1,4 @@
+import Persistencia
 import Sistema
 import Synchronization
 import Torneo

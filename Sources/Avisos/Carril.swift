@@ -1,3 +1,4 @@
+import Persistencia
 import Synchronization
 import Torneo
 

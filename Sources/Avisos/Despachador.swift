@@ -469,7 +469,7 @@ public final class Despachador: Sendable {
             }
             // Quiet hours are the moment of delivery's, not of the goal's.
             if canal.tranquilo(en: ahora()) {
-                for i in tramo.indices { tramo[i].tranquilo = true }
+                tramo = tramo.map { $0.enHorasTranquilas() }
             }
             let fallos: [FalloDeEntrega?]
             // The log channel's delivery is its line, stored with the outcome (one transaction):

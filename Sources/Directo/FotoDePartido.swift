@@ -48,11 +48,9 @@ extension FotoDePartido.GolAvisado {
 
     /// The goal's notice again, to annul it.
     func aviso(partidoId: Int) -> AvisoDeGol {
-        var aviso = AvisoDeGol(
+        AvisoDeGol(
             identificador: identificador, titulo: AvisoDeGol.tituloDeGol, cuerpo: cuerpo,
             partidoId: partidoId, minuto: minuto, jugador: jugador, equipo: equipo,
-            marcador: .cero)
-        aviso.lado = lado
-        return aviso
+            marcador: .cero, lado: lado)
     }
 }

@@ -1,4 +1,5 @@
 import Persistencia
+import Sistema
 import Torneo
 
 /// The run-control service of runs.md.6 and §8: the lessons' `.task(id:)` across processes.

@@ -1,3 +1,4 @@
+import Sistema
 import Torneo
 
 /// The durable outbox of delivery.md and §8: notices enqueued in the transaction of their minute,

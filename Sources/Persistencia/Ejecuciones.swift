@@ -1,3 +1,4 @@
+import Sistema
 import Torneo
 
 /// Runs as every process sees them: the latest run of each match, manual goals, and the

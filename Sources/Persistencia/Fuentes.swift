@@ -1,3 +1,4 @@
+import Sistema
 import Torneo
 
 /// A live feed as configured (`fuentes añadir`).

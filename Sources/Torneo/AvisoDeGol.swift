@@ -4,34 +4,34 @@
 /// idempotency key, `replaces_id`): two goals in one minute by different players never collide,
 /// and the same goal delivered twice replaces itself instead of appearing twice.
 public struct AvisoDeGol: Sendable, Hashable, Codable {
-    public var identificador: String
-    public var titulo: String
-    public var cuerpo: String
-    public var partidoId: Int
-    public var minuto: MinutoDeJuego
-    public var jugador: String
+    public private(set) var identificador: String
+    public private(set) var titulo: String
+    public private(set) var cuerpo: String
+    public private(set) var partidoId: Int
+    public private(set) var minuto: MinutoDeJuego
+    public private(set) var jugador: String
     /// The player's team (for an own goal, not the team that gains the goal).
-    public var equipo: String
+    public private(set) var equipo: String
     /// The score right after this goal.
-    public var marcador: Marcador
-    public var adjunto: String?
+    public private(set) var marcador: Marcador
+    public private(set) var adjunto: String?
     /// The stored run that produced it, once it is in the outbox: together with the identifier
     /// it keys idempotent delivery (a relaunch notifies again, a redelivery does not).
-    public var ejecucion: Int?
+    public private(set) var ejecucion: Int?
     /// Set by the dispatcher once the attachment was fetched and recognised: the private local
     /// copy and its type (`gif`, `png`…). `nil` means the original content goes out.
-    public var adjuntoLocal: String?
-    public var tipoDeAdjunto: String?
+    public private(set) var adjuntoLocal: String?
+    public private(set) var tipoDeAdjunto: String?
     /// A goal, or a channel test (`avisos probar`), which has no match, run, player or minute.
-    public var tipo: TipoDeAviso = .gol
+    public private(set) var tipo: TipoDeAviso
     /// The side the goal counts for (not the player's, for an own goal): who a fan of a team
     /// cheers. `nil` for a test.
-    public var lado: Lado?
+    public private(set) var lado: Lado?
     /// The live match it comes from (`marcador directo`), instead of a run.
-    public var seguimiento: Int?
+    public private(set) var seguimiento: Int?
     /// Delivered in the channel's quiet hours: without sound or banner where the channel can.
     /// Decided when it is delivered, never stored.
-    public var tranquilo = false
+    public private(set) var tranquilo: Bool
 
     public init(
         identificador: String,
@@ -43,7 +43,13 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         equipo: String,
         marcador: Marcador,
         adjunto: String? = nil,
-        ejecucion: Int? = nil
+        ejecucion: Int? = nil,
+        tipo: TipoDeAviso = .gol,
+        lado: Lado? = nil,
+        seguimiento: Int? = nil,
+        adjuntoLocal: String? = nil,
+        tipoDeAdjunto: String? = nil,
+        tranquilo: Bool = false
     ) {
         self.identificador = identificador
         self.titulo = titulo
@@ -55,6 +61,46 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         self.marcador = marcador
         self.adjunto = adjunto
         self.ejecucion = ejecucion
+        self.tipo = tipo
+        self.lado = lado
+        self.seguimiento = seguimiento
+        self.adjuntoLocal = adjuntoLocal
+        self.tipoDeAdjunto = tipoDeAdjunto
+        self.tranquilo = tranquilo
+    }
+
+    // A value, never filled in by whoever handles it: each step that learns something (the
+    // dispatcher's download, the channel's quiet hours, the live match it belongs to) makes
+    // a new notice from the old one.
+
+    /// The same notice with the attachment's private local copy and its type (`gif`, `png`…).
+    public func conAdjuntoDescargado(ruta: String, tipo: String) -> AvisoDeGol {
+        var aviso = self
+        aviso.adjuntoLocal = ruta
+        aviso.tipoDeAdjunto = tipo
+        return aviso
+    }
+
+    /// The same notice without its attachment (it could not be fetched or recognised).
+    public func sinAdjunto() -> AvisoDeGol {
+        var aviso = self
+        aviso.adjunto = nil
+        return aviso
+    }
+
+    /// The same notice, delivered in a channel's quiet hours (`tranquilo`) or not.
+    public func enHorasTranquilas(_ tranquilo: Bool = true) -> AvisoDeGol {
+        var aviso = self
+        aviso.tranquilo = tranquilo
+        return aviso
+    }
+
+    /// The same notice of live match `seguimiento`, stored as match `partido`.
+    public func deSeguimiento(_ seguimiento: Int, partido: Int) -> AvisoDeGol {
+        var aviso = self
+        aviso.seguimiento = seguimiento
+        aviso.partidoId = partido
+        return aviso
     }
 
     public static let tituloDeGol = "¡Gol!"

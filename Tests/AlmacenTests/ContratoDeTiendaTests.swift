@@ -410,8 +410,7 @@ enum ContratoDeTienda: String, CaseIterable, Sendable, CustomTestStringConvertib
         let ejecucion = try await Self.jugarPartidoUno(tienda)
         let avisos = try tienda.buzon.reclamar(Self.reclamo("uno")).map(\.aviso)
         #expect(avisos.allSatisfy { $0.ejecucion == ejecucion })
-        var conImagen = avisos[2]
-        conImagen.adjuntoLocal = "/tmp/gol.gif"
+        let conImagen = avisos[2].conAdjuntoDescargado(ruta: "/tmp/gol.gif", tipo: "gif")
         try tienda.cambios.notificar([avisos[0], avisos[1], conImagen])
         let notificaciones = try tienda.cambios.desde(antes, limite: 1_000).filter {
             $0.clase == .notificacion

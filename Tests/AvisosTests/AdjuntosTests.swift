@@ -260,13 +260,13 @@ struct DespachadorConAdjuntosTests {
     }
 
     @Test func laCargaAPNsDeUnAvisoEnriquecidoEsMutableYLlevaAttached() throws {
-        var aviso = AvisoDeGol(
+        let aviso = AvisoDeGol(
             identificador: "gol-35-Luis", titulo: "¡Gol!",
             cuerpo: String(repeating: "Luis (Rayo FC) ", count: 500),
             partidoId: 1, minuto: MinutoDeJuego(35), jugador: "Luis", equipo: "Rayo FC",
             marcador: .cero,
-            adjunto: "https://example.com/" + String(repeating: "a", count: 200) + ".gif")
-        aviso.tipoDeAdjunto = "gif"
+            adjunto: "https://example.com/" + String(repeating: "a", count: 200) + ".gif",
+            tipoDeAdjunto: "gif")
         let bytes = try CanalAPNs.carga(aviso, bundle: "es.ejemplo.Marcador")
         #expect(bytes.count <= 4096)
         let carga = try #require(
@@ -276,12 +276,11 @@ struct DespachadorConAdjuntosTests {
     }
 
     @Test func elWebhookNtfyLlevaAttachYFilename() throws {
-        var aviso = AvisoDeGol(
+        let aviso = AvisoDeGol(
             identificador: "gol-35-Luis", titulo: "¡Gol!", cuerpo: "Luis (Rayo FC), minuto 35",
             partidoId: 1,
             minuto: MinutoDeJuego(35), jugador: "Luis", equipo: "Rayo FC", marcador: .cero,
-            adjunto: "https://example.com/gol.gif")
-        aviso.tipoDeAdjunto = "gif"
+            adjunto: "https://example.com/gol.gif", tipoDeAdjunto: "gif")
         let peticion = try CanalWebhook(url: "https://ntfy.sh/marcador", ntfy: true).peticion(aviso)
         let cabeceras = Dictionary(uniqueKeysWithValues: peticion.cabeceras)
         #expect(cabeceras["Attach"] == "https://example.com/gol.gif")
@@ -296,12 +295,11 @@ struct DespachadorConAdjuntosTests {
     }
 
     @Test func elBannerNombraElAdjunto() {
-        var aviso = AvisoDeGol(
+        let aviso = AvisoDeGol(
             identificador: "gol-35-Luis", titulo: "¡Gol!", cuerpo: "Luis (Rayo FC), minuto 35",
             partidoId: 1,
             minuto: MinutoDeJuego(35), jugador: "Luis", equipo: "Rayo FC", marcador: .cero,
-            adjunto: "file:///tmp/gol.gif")
-        aviso.tipoDeAdjunto = "gif"
+            adjunto: "file:///tmp/gol.gif", tipoDeAdjunto: "gif")
         #expect(CanalTerminal.banner(aviso).contains("│ adjunto: gol.gif (GIF)    │"))
     }
 }

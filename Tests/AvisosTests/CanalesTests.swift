@@ -71,8 +71,12 @@ struct CanalesTests {
     }
 
     @Test func unCuerpoLarguisimoSeRecortaHasta4096Bytes() throws {
-        var largo = aviso()
-        largo.cuerpo = String(repeating: "Ñandú ", count: 2_000)
+        let corto = aviso()
+        let largo = AvisoDeGol(
+            identificador: corto.identificador, titulo: corto.titulo,
+            cuerpo: String(repeating: "Ñandú ", count: 2_000), partidoId: corto.partidoId,
+            minuto: corto.minuto, jugador: corto.jugador, equipo: corto.equipo,
+            marcador: corto.marcador)
         let bytes = try CanalAPNs.carga(largo, bundle: nil)
         #expect(bytes.count <= 4096)
         #expect(bytes.count > 3_900)
@@ -119,8 +123,11 @@ struct CanalesTests {
     }
 
     @Test func laClaveDeIdempotenciaEsASCII() {
-        var conEjecucion = aviso(jugador: "Iván")
-        conEjecucion.ejecucion = 7
+        let sin = aviso(jugador: "Iván")
+        let conEjecucion = AvisoDeGol(
+            identificador: sin.identificador, titulo: sin.titulo, cuerpo: sin.cuerpo,
+            partidoId: sin.partidoId, minuto: sin.minuto, jugador: sin.jugador,
+            equipo: sin.equipo, marcador: sin.marcador, ejecucion: 7)
         #expect(conEjecucion.claveDeIdempotencia == "marcador-1-7-gol-35-Iv%C3%A1n")
     }
 
@@ -191,8 +198,7 @@ struct HorasTranquilasTests {
     }
 
     @Test func cadaCanalCallaALaManeraQuePuede() throws {
-        var callado = aviso()
-        callado.tranquilo = true
+        let callado = aviso().enHorasTranquilas()
         let apns = try #require(
             try JSONSerialization.jsonObject(with: Data(CanalAPNs.carga(callado, bundle: nil)))
                 as? [String: Any])

@@ -2,6 +2,7 @@ import Almacen
 import ApoyoDePruebas
 import Foundation
 import Motor
+import Sistema
 import Testing
 import Torneo
 

@@ -2,6 +2,7 @@ import Almacen
 import ApoyoDePruebas
 import Foundation
 import Persistencia
+import Sistema
 import Synchronization
 import Testing
 import Torneo

@@ -1,6 +1,7 @@
 import Almacen
 import ApoyoDePruebas
 import Foundation
+import Sistema
 import Testing
 import Torneo
 

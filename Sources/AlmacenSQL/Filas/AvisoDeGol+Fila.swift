@@ -17,7 +17,7 @@ extension AvisoDeGol {
         aviso: AvisoDeGol, id: Int, creado: Double
     ) {
         let tipo: TipoDeAviso = try fila.almacenado(p + "tipo", tabla: "aviso", clave: p + "id")
-        var aviso = AvisoDeGol(
+        let aviso = AvisoDeGol(
             identificador: fila.texto(p + "identificador"), titulo: fila.texto(p + "titulo"),
             cuerpo: fila.texto(p + "cuerpo"),
             // A test notice belongs to no match.
@@ -28,9 +28,8 @@ extension AvisoDeGol {
                 local: fila.int(p + "marcador_local"),
                 visitante: fila.int(p + "marcador_visitante")),
             adjunto: fila.optionalString(p + "adjunto"),
-            ejecucion: fila.optionalInt(p + "ejecucion_id"))
-        aviso.tipo = tipo
-        aviso.seguimiento = fila.optionalInt(p + "seguimiento_id")
+            ejecucion: fila.optionalInt(p + "ejecucion_id"), tipo: tipo,
+            seguimiento: fila.optionalInt(p + "seguimiento_id"))
         return (aviso, fila.int(p + "id"), fila.double(p + "creado"))
     }
 }

@@ -1,3 +1,4 @@
+import Persistencia
 import Torneo
 
 extension Cambio {
@@ -29,9 +30,8 @@ extension Cambio {
         }
         if fila.optionalInt("aviso_id") != nil {
             let leido = try AvisoDeGol.leer(fila, prefijo: "aviso_")
-            aviso = leido.aviso
+            aviso = leido.aviso.enHorasTranquilas(fila.optionalInt("silencioso") == 1)
             avisoCreado = leido.creado
-            aviso?.tranquilo = fila.optionalInt("silencioso") == 1
         }
     }
 }

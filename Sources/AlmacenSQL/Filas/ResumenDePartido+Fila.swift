@@ -1,3 +1,4 @@
+import Sistema
 import Torneo
 
 /// Reads the rows of `partidos` (a list may walk 100,000 of them): each column is found by

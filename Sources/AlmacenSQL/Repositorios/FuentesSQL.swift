@@ -174,12 +174,7 @@ public struct FuentesSQL<Cola: ColaSQL>: Fuentes {
             ON CONFLICT (fuente_id, clave_externa) DO UPDATE SET foto = ?4, partido_id = ?3
             RETURNING id
             """, fuente, sondeado.claveExterna, partido, sondeado.foto)!
-        let avisos = sondeado.avisos.map { aviso -> AvisoDeGol in
-            var aviso = aviso
-            aviso.partidoId = partido
-            aviso.seguimiento = seguimiento
-            return aviso
-        }
+        let avisos = sondeado.avisos.map { $0.deSeguimiento(seguimiento, partido: partido) }
         try ConsultasDeAvisos.encolar(
             db, avisos: avisos, ejecucion: nil, canalesPropios: [], ahora: ahora,
             seguimiento: seguimiento)

@@ -32,15 +32,13 @@ actor Enriquecimientos {
         } onCancel: {
             tarea.cancel()
         }
-        var aviso = entrega.aviso
         switch resultado {
         case .enriquecido(let descargado):
-            aviso.adjuntoLocal = descargado.ruta
-            aviso.tipoDeAdjunto = descargado.tipo.rawValue
+            return entrega.aviso.conAdjuntoDescargado(
+                ruta: descargado.ruta, tipo: descargado.tipo.rawValue)
         case .original:
-            aviso.adjunto = nil
+            return entrega.aviso.sinAdjunto()
         }
-        return aviso
     }
 
     private func tarea(para entrega: EntregaReclamada) -> Task<Enriquecedor.Resultado, Never> {

@@ -1,8 +1,6 @@
 /// The process that owns a run or a lease: its host, its pid and its start time, which together
 /// survive pid reuse and tell processes on different machines apart.
-///
-/// Only the value lives here; whether such a process is alive is the operating system's
-/// business (module `Sistema`).
+/// Whether such a process is alive is told beside it (`Proceso.swift`).
 public struct Propietario: Sendable, Hashable, Codable {
     /// The host name (`gethostname`); empty where it does not matter (one SQLite file, one host).
     public var anfitrion: String

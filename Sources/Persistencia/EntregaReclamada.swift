@@ -1,10 +1,12 @@
+import Torneo
+
 /// A delivery a dispatcher holds the lease of: one notice for one channel.
 public struct EntregaReclamada: Sendable, Hashable {
     public let avisoId: Int
     public let canal: String
     /// 1 for the first attempt.
     public let intento: Int
-    public var aviso: AvisoDeGol
+    public let aviso: AvisoDeGol
     /// When the notice was enqueued (unix seconds).
     public let creado: Double
 

@@ -1,3 +1,5 @@
+import Torneo
+
 /// Something a page shows changed (screen.md): one event of `GET /eventos`, in commit order.
 /// Its id is what a reconnecting page sends back to get exactly what it missed.
 public struct Cambio: Sendable, Hashable {

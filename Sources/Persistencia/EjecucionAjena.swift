@@ -1,3 +1,6 @@
+import Sistema
+import Torneo
+
 /// A run played by another process, which this one asked to stop (and must wake).
 public struct EjecucionAjena: Sendable, Hashable {
     public let id: Int
