@@ -50,8 +50,10 @@ extension Nucleo {
     }
 
     /// Adds a channel after checking its name, what it follows and that it works here.
+    /// - Returns: the name it was stored under.
     /// - Throws: `Fallo.uso` for a bad or taken name (unless `reemplazar`),
     ///   `Fallo.noDisponible` for a channel this machine cannot serve.
+    @discardableResult
     public func anadirCanal(
         _ tipo: TipoDeCanal, nombre elegido: String?, ajustes: AjustesDeCanal,
         seguimiento: Seguimiento = Seguimiento(), reemplazar: Bool = false,
@@ -84,29 +86,28 @@ extension Nucleo {
                 "Ya hay un canal llamado \(citado(nombre)). Elige otro --nombre, "
                     + "o añade --reemplazar para sustituirlo.")
         }
-        return "Canal \(citado(nombre)) (\(tipo.rawValue)) "
-            + (reemplazar ? "guardado." : "añadido.")
+        return nombre
     }
 
     /// Removes a channel; its pending deliveries are discarded.
-    public func quitarCanal(_ nombre: String) throws -> String {
+    public func quitarCanal(_ nombre: String) throws {
         guard try tienda.buzon.quitarCanal(nombre) else { throw Self.sinCanal(nombre) }
-        return "Canal \(citado(nombre)) quitado."
     }
 
     /// Pauses or resumes a channel without deleting it.
-    public func activarCanal(_ nombre: String, activo: Bool) throws -> String {
+    public func activarCanal(_ nombre: String, activo: Bool) throws {
         guard try tienda.buzon.activarCanal(nombre, activo: activo) else {
             throw Self.sinCanal(nombre)
         }
-        return "Canal \(citado(nombre)) " + (activo ? "activo." : "en pausa.")
     }
 
     /// The channel follows `seguimiento` too; with `quitar`, stops following it (`todo`:
     /// everything, so it receives every goal again).
+    /// - Returns: what it follows now.
+    @discardableResult
     public func cambiarSeguimiento(
         _ nombre: String, _ seguimiento: Seguimiento, quitar: Bool = false, todo: Bool = false
-    ) throws -> String {
+    ) throws -> FiltrosDeCanal {
         let buzon = tienda.buzon
         guard let canal = try buzon.canales().first(where: { $0.nombre == nombre }) else {
             throw Self.sinCanal(nombre)
@@ -120,7 +121,7 @@ extension Nucleo {
             nuevos = canal.filtros.sumando(try filtros(de: seguimiento))
         }
         _ = try buzon.cambiarFiltros(nombre, nuevos)
-        return "Canal \(citado(nombre)) sigue: \(TextoSeguro.limpio(nuevos.descripcion))."
+        return nuevos
     }
 
     /// `seguimiento` with each name found among the stored ones (without case or accents).

@@ -20,9 +20,9 @@ extension Nucleo {
     }
 
     /// Puts the dead letters back in the queue, due now (by the store's clock).
-    public func reintentarFallidas() throws -> String {
-        let n = try tienda.buzon.reintentarFallidas(ahora: ahora())
-        return n == 1
-            ? "1 entrega fallida vuelve a la cola." : "\(n) entregas fallidas vuelven a la cola."
+    /// - Returns: how many went back.
+    @discardableResult
+    public func reintentarFallidas() throws -> Int {
+        try tienda.buzon.reintentarFallidas(ahora: ahora())
     }
 }

@@ -11,10 +11,12 @@ extension Nucleo {
     public static var formatosDeFuente: [String] { FormatoDeFuente.allCases.map(\.rawValue) }
 
     /// Adds source `nombre`.
+    /// - Returns: the source as stored.
     /// - Throws: `Fallo.uso` for a bad name, URL, format, key or interval, or a name in use.
+    @discardableResult
     public func anadirFuente(
         nombre: String, url: String, formato texto: String, clave: String?, cada: Double?
-    ) throws -> String {
+    ) throws -> FuenteConfigurada {
         guard !nombre.isEmpty, nombre.count <= 64, !TextoSeguro.tieneControl(nombre),
             !nombre.contains(where: \.isWhitespace)
         else {
@@ -50,16 +52,13 @@ extension Nucleo {
         guard try tienda.fuentes.anadir(fuente) else {
             throw Fallo.uso("Ya hay una fuente llamada \(citado(nombre)).")
         }
-        return
-            "Fuente \(citado(nombre)) (\(formato.rawValue), cada \(Textos.segundos(segundos)) s) "
-            + "añadida: «marcador directo» la sigue."
+        return fuente
     }
 
-    public func quitarFuente(_ nombre: String) throws -> String {
+    public func quitarFuente(_ nombre: String) throws {
         guard try tienda.fuentes.quitar(nombre) else {
             throw Fallo.noEncontrado("No hay ninguna fuente llamada \(citado(nombre)).")
         }
-        return "Fuente \(citado(nombre)) quitada."
     }
 
     /// Every source with how its polls go; URLs as they may be shown (no key, no path).

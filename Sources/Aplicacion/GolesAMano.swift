@@ -2,14 +2,23 @@ import Motor
 import Persistencia
 import Torneo
 
+/// A manual goal added or undone: the match, the side, and the score it leaves.
+public struct GolAMano: Sendable, Hashable {
+    public let partido: Partido
+    public let lado: Lado
+    public let quitado: Bool
+    public let marcador: Marcador
+}
+
 extension Nucleo {
     /// The lessons' buttons (runs.md.7, §10): adds a manual goal to the latest run of the
     /// match (a new, unstarted run if it has none), or with `quitar` undoes the last one of
     /// that side. It counts and is logged; it never notifies.
-    /// - Returns: the sentence the user reads (`Gol a mano de Toros: Rayo FC 2-2 Toros.`).
+    /// - Returns: what was done (`Frases.golAMano` says it).
     /// - Throws: `Fallo.noEncontrado` for no such match, `Fallo.conflicto` when there is no
     ///   manual goal to remove.
-    public func golAMano(partido id: Int, lado: Lado, quitar: Bool) throws -> String {
+    @discardableResult
+    public func golAMano(partido id: Int, lado: Lado, quitar: Bool) throws -> GolAMano {
         let partido = try partidoExistente(id)
         let duracion = partido.duracionPorDefecto(
             ajuste: try tienda.partidos.ajustes().duracion)
@@ -28,7 +37,6 @@ extension Nucleo {
                 + "\(partido.equipo(lado).nombre): \(local) \(marcador) \(visitante) "
                 + "(\(ejecucion.codigo))",
             partido: id)
-        return (quitar ? "Gol a mano quitado a \(equipo): " : "Gol a mano de \(equipo): ")
-            + "\(TextoSeguro.limpio(local)) \(marcador) \(TextoSeguro.limpio(visitante))."
+        return GolAMano(partido: partido, lado: lado, quitado: quitar, marcador: marcador)
     }
 }

@@ -101,12 +101,12 @@ public final class Juegos {
 
     /// Starts `partido` in the background (the page's «Jugar»), replacing its live run
     /// wherever it is; `alCambiar` hears every change (a dispatcher rings on goals).
-    /// - Returns: the sentence the page shows.
+    /// - Returns: the match that starts.
     @discardableResult
     public func lanzar(
         partido id: Int, msPorMinuto: Int?,
         alCambiar: ((PartidoEnVivo, PartidoEnVivo.Cambio) -> Void)? = nil
-    ) throws -> String {
+    ) throws -> Partido {
         if let msPorMinuto { try Nucleo.comprobarMsPorMinuto(msPorMinuto) }
         let (partido, _) = try comprobar(PeticionDeJuego(partido: id))
         let ms = try msPorMinuto ?? nucleo.tienda.partidos.ajustes().msPorMinuto
@@ -123,8 +123,7 @@ public final class Juegos {
             self?.enMarcha[clave] = nil
         }
         enMarcha[clave] = (control, tarea)
-        return
-            "El partido \(id) empieza: \(partido.local.nombre) contra \(partido.visitante.nombre)."
+        return partido
     }
 
     /// A wake-up from outside (SIGUSR1, a notification): the store may hold a stop request

@@ -177,11 +177,12 @@ extension RutasWeb {
         if let navegador {
             nombre = navegador.nombre
         } else {
-            _ = try nucleo.anadirCanal(.navegador, nombre: nil, ajustes: AjustesDeCanal())
-            nombre = TipoDeCanal.navegador.rawValue
+            nombre = try nucleo.anadirCanal(.navegador, nombre: nil, ajustes: AjustesDeCanal())
         }
-        let texto = try nucleo.cambiarSeguimiento(
-            nombre, Seguimiento(equipos: [cuerpo.equipo]), quitar: !cuerpo.seguir)
+        let texto = Frases.seguimiento(
+            nombre,
+            try nucleo.cambiarSeguimiento(
+                nombre, Seguimiento(equipos: [cuerpo.equipo]), quitar: !cuerpo.seguir))
         return Self.json(
             200, MensajeSeguimientoJSON(mensaje: texto, siguiendo: try equiposSeguidos()))
     }

@@ -383,17 +383,21 @@ struct RutasWeb: Sendable {
         // «Jugar» are two starts in order, and the second replaces the first (architecture.md).
         let (juegos, ms) = (self.juegos, cuerpo?.msPorMinuto)
         let avisar = avisarCambios
+        let (registro, tienda) = (nucleo.registro(), nucleo.descripcion)
         Task { @MainActor in
             // Each minute this server writes reaches its own streams at once; its goals reach
             // the dispatcher through the store's commit signal.
-            _ = try? juegos.lanzar(partido: id, msPorMinuto: ms) { _, _ in avisar() }
+            do {
+                try juegos.lanzar(partido: id, msPorMinuto: ms) { _, _ in avisar() }
+            } catch {
+                // The page has its 202 already (checked above): if the start still failed
+                // (the match removed meanwhile, the store gone), the log says why.
+                registro.anotar(
+                    "servir: el partido \(id) no pudo empezar: "
+                        + Fallo.de(error, tienda: tienda).mensaje, partido: id)
+            }
         }
-        return Self.json(
-            202,
-            MensajeJSON(
-                mensaje:
-                    "El partido \(id) empieza: \(partido.local.nombre) contra \(partido.visitante.nombre)."
-            ))
+        return Self.json(202, MensajeJSON(mensaje: Frases.empieza(partido)))
     }
 
     private struct CuerpoDeGolAMano: Decodable {
@@ -410,8 +414,8 @@ struct RutasWeb: Sendable {
             throw FalloWeb(
                 422, "«\(TextoSeguro.limpio(cuerpo.lado))» no es un lado: «local» o «visitante».")
         }
-        let texto = try nucleo.golAMano(partido: id, lado: lado, quitar: cuerpo.quitar ?? false)
-        return Self.json(200, MensajeJSON(mensaje: texto))
+        let gol = try nucleo.golAMano(partido: id, lado: lado, quitar: cuerpo.quitar ?? false)
+        return Self.json(200, MensajeJSON(mensaje: Frases.golAMano(gol)))
     }
 
     private struct CuerpoDeAjustes: Decodable {
@@ -427,18 +431,24 @@ struct RutasWeb: Sendable {
         _ = try nucleo.partidoExistente(id)
         if let duracion = cuerpo.duracion { try Nucleo.comprobarDuracion(duracion) }
         var lineas: [String] = []
-        if let silencio = cuerpo.silencio { lineas.append(try nucleo.cambiarSilencio(silencio)) }
+        if let silencio = cuerpo.silencio {
+            try nucleo.cambiarSilencio(silencio)
+            lineas.append(Frases.silencio(silencio))
+        }
         if let avisos = cuerpo.avisos {
             // The channel first: a page that sees notices turned on (the `ajustes` event) may
             // start a match at once, and its goals must already have the browser to go to
             // (a loaded run saw Jugar pressed between the two writes, and no notification).
             let canal = avisos ? try asegurarCanalDelNavegador() : nil
-            lineas.append(try nucleo.permitirAvisos(avisos))
+            try nucleo.permitirAvisos(avisos)
+            lineas.append(Frases.permiso(avisos))
             if let canal { lineas.append(canal) }
         }
         // Like `ajustes duracion`: the runs following the setting (this server's too, stopped
         // in place) start again from zero.
-        if let duracion = cuerpo.duracion { lineas += try nucleo.cambiarDuracion(duracion) }
+        if let duracion = cuerpo.duracion {
+            lineas += Frases.duracion(duracion, relanzados: try nucleo.cambiarDuracion(duracion))
+        }
         return Self.json(200, MensajeJSON(mensaje: lineas.joined(separator: " ")))
     }
 
@@ -448,7 +458,9 @@ struct RutasWeb: Sendable {
         guard try !nucleo.canales().contains(where: { $0.tipo == TipoDeCanal.navegador.rawValue })
         else { return nil }
         do {
-            return try nucleo.anadirCanal(.navegador, nombre: nil, ajustes: AjustesDeCanal())
+            let nombre = try nucleo.anadirCanal(
+                .navegador, nombre: nil, ajustes: AjustesDeCanal())
+            return Frases.canalGuardado(nombre, .navegador, reemplazado: false)
         } catch let fallo as Fallo where fallo.clase == .uso {
             return nil  // another page added it meanwhile
         }

@@ -32,8 +32,8 @@ struct JuegosTests {
         let nucleo = try nucleoEnMemoria(reloj: reloj)
         let registro = RegistroEspia()
         let juegos = Juegos(nucleo: nucleo, registro: registro)
-        let texto = try juegos.lanzar(partido: 1, msPorMinuto: 10)
-        #expect(texto == "El partido 1 empieza: Rayo FC contra Toros.")
+        let partido = try juegos.lanzar(partido: 1, msPorMinuto: 10)
+        #expect(Frases.empieza(partido) == "El partido 1 empieza: Rayo FC contra Toros.")
         try await esperarHasta { try estados(nucleo, 1) == [.enJuego] }
         try await avanzar(hasta: 5, nucleo, 1)
         try juegos.lanzar(partido: 1, msPorMinuto: 10)
@@ -73,8 +73,10 @@ struct JuegosTests {
         }
         try await esperarHasta { try estados(nucleo, 1) == [.enJuego] }
         try await avanzar(hasta: 3, nucleo, 1)
+        let relanzados = try nucleo.cambiarDuracion(60)
+        #expect(relanzados == 1)
         #expect(
-            try nucleo.cambiarDuracion(60) == [
+            Frases.duracion(60, relanzados: relanzados) == [
                 "Duración: 60 minutos.",
                 "Un partido en juego vuelve a empezar con la nueva duración.",
             ])

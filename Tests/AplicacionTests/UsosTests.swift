@@ -17,12 +17,12 @@ struct UsosTests {
     init() throws { nucleo = try nucleoEnMemoria() }
 
     @Test func golAManoYSuDeshacer() throws {
-        #expect(
-            try nucleo.golAMano(partido: 1, lado: .visitante, quitar: false)
-                == "Gol a mano de Toros: Rayo FC 0-1 Toros.")
-        #expect(
-            try nucleo.golAMano(partido: 1, lado: .visitante, quitar: true)
-                == "Gol a mano quitado a Toros: Rayo FC 0-0 Toros.")
+        let anadido = try nucleo.golAMano(partido: 1, lado: .visitante, quitar: false)
+        #expect(anadido.marcador == Marcador(local: 0, visitante: 1) && !anadido.quitado)
+        #expect(Frases.golAMano(anadido) == "Gol a mano de Toros: Rayo FC 0-1 Toros.")
+        let quitado = try nucleo.golAMano(partido: 1, lado: .visitante, quitar: true)
+        #expect(quitado.marcador == .cero && quitado.quitado)
+        #expect(Frases.golAMano(quitado) == "Gol a mano quitado a Toros: Rayo FC 0-0 Toros.")
         // Nothing left to undo: a conflict (64 on the command line, 409 on the page).
         #expect(throws: Fallo.conflicto("Toros no tiene goles a mano que quitar en el partido 1."))
         {
@@ -35,12 +35,24 @@ struct UsosTests {
     }
 
     @Test func ajustesConSusFrasesYSusLimites() throws {
-        #expect(try nucleo.cambiarMsPorMinuto(40) == "Milisegundos por minuto: 40.")
+        try nucleo.cambiarMsPorMinuto(40)
+        #expect(Frases.msPorMinuto(40) == "Milisegundos por minuto: 40.")
+        try nucleo.cambiarSilencio(true)
+        #expect(Frases.silencio(true) == "Silencio: sí (sin banner ni campana en la terminal).")
+        #expect(Frases.silencio(false) == "Silencio: no.")
+        try nucleo.permitirAvisos(true)
+        #expect(Frases.permiso(true) == "Avisos de gol: activados")
+        #expect(Frases.permiso(false) == "Avisos de gol: desactivados")
+        #expect(try nucleo.cambiarDuracion(60) == 0)
+        #expect(Frases.duracion(60, relanzados: 0) == ["Duración: 60 minutos."])
         #expect(
-            try nucleo.cambiarSilencio(true)
-                == "Silencio: sí (sin banner ni campana en la terminal).")
-        #expect(try nucleo.permitirAvisos(true) == "Avisos de gol: activados")
-        #expect(try nucleo.cambiarDuracion(60) == ["Duración: 60 minutos."])
+            Frases.duracion(90, relanzados: 2) == [
+                "Duración: 90 minutos.",
+                "2 partidos en juego vuelven a empezar con la nueva duración.",
+            ])
+        #expect(Frases.plazoDeAdjuntos(2.5) == "Plazo de los adjuntos: 2.5 s.")
+        #expect(Frases.diasDeRegistro(1) == "El registro guarda 1 día.")
+        #expect(Frases.lineasDeRegistro(500) == "El registro guarda 500 líneas como mucho.")
         let ajustes = try nucleo.ajustes()
         #expect(ajustes.msPorMinuto == 40 && ajustes.sinAvisosEnPrimerPlano)
         #expect(ajustes.avisosPermitidos == true && ajustes.duracion == 60)
@@ -84,11 +96,16 @@ struct UsosTests {
     }
 
     @Test func canales() throws {
+        let nombre = try nucleo.anadirCanal(
+            .registro, nombre: "bitacora", ajustes: AjustesDeCanal(),
+            seguimiento: Seguimiento(equipos: ["TOROS"]))
+        #expect(nombre == "bitacora")
         #expect(
-            try nucleo.anadirCanal(
-                .registro, nombre: "bitacora", ajustes: AjustesDeCanal(),
-                seguimiento: Seguimiento(equipos: ["TOROS"]))
+            Frases.canalGuardado(nombre, .registro, reemplazado: false)
                 == "Canal «bitacora» (registro) añadido.")
+        #expect(
+            Frases.canalGuardado(nombre, .registro, reemplazado: true)
+                == "Canal «bitacora» (registro) guardado.")
         #expect(try nucleo.canales().map(\.nombre) == ["bitacora", "registro"])
         #expect(try nucleo.canales().first?.sigue.equipos == ["Toros"])
         #expect(throws: Fallo.self) {
@@ -100,8 +117,11 @@ struct UsosTests {
         ) {
             try nucleo.anadirCanal(.webhook, nombre: nil, ajustes: AjustesDeCanal(url: "ftp://x"))
         }
-        #expect(try nucleo.activarCanal("bitacora", activo: false) == "Canal «bitacora» en pausa.")
-        #expect(try nucleo.quitarCanal("bitacora") == "Canal «bitacora» quitado.")
+        try nucleo.activarCanal("bitacora", activo: false)
+        #expect(try nucleo.canales().first { $0.nombre == "bitacora" }?.activo == false)
+        #expect(Frases.canalActivo("bitacora", false) == "Canal «bitacora» en pausa.")
+        try nucleo.quitarCanal("bitacora")
+        #expect(Frases.canalQuitado("bitacora") == "Canal «bitacora» quitado.")
         #expect(throws: Fallo.noEncontrado("No hay ningún canal llamado «bitacora».")) {
             try nucleo.quitarCanal("bitacora")
         }

@@ -71,7 +71,8 @@ struct AjusteDuracion: Comando {
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         // The setting and the stop requests are one transaction: a `jugar` starting at the
         // same moment either sees the new duration or is stopped and starts again.
-        for linea in try contexto.nucleo().cambiarDuracion(minutos) {
+        let relanzados = try contexto.nucleo().cambiarDuracion(minutos)
+        for linea in Frases.duracion(minutos, relanzados: relanzados) {
             contexto.terminal.linea(linea)
         }
         return .ok
@@ -90,7 +91,8 @@ struct AjusteMsPorMinuto: Comando {
     func validar() throws(Fallo) { try Nucleo.comprobarMsPorMinuto(ms) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().cambiarMsPorMinuto(ms))
+        try contexto.nucleo().cambiarMsPorMinuto(ms)
+        contexto.terminal.linea(Frases.msPorMinuto(ms))
         return .ok
     }
 }
@@ -105,7 +107,8 @@ struct AjusteSilencio: Comando {
     var silencio: SiNo
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().cambiarSilencio(silencio.valor))
+        try contexto.nucleo().cambiarSilencio(silencio.valor)
+        contexto.terminal.linea(Frases.silencio(silencio.valor))
         return .ok
     }
 }
@@ -124,7 +127,8 @@ struct AjustePlazoDeAdjuntos: Comando {
     func validar() throws(Fallo) { try Nucleo.comprobarPlazoDeAdjuntos(segundos) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().cambiarPlazoDeAdjuntos(segundos))
+        try contexto.nucleo().cambiarPlazoDeAdjuntos(segundos)
+        contexto.terminal.linea(Frases.plazoDeAdjuntos(segundos))
         return .ok
     }
 }
@@ -141,7 +145,8 @@ struct AjusteRegistroDias: Comando {
     func validar() throws(Fallo) { try Nucleo.comprobarDiasDeRegistro(dias) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().cambiarDiasDeRegistro(dias))
+        try contexto.nucleo().cambiarDiasDeRegistro(dias)
+        contexto.terminal.linea(Frases.diasDeRegistro(dias))
         return .ok
     }
 }
@@ -159,7 +164,8 @@ struct AjusteRegistroLineas: Comando {
     func validar() throws(Fallo) { try Nucleo.comprobarLineasDeRegistro(lineas) }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().cambiarLineasDeRegistro(lineas))
+        try contexto.nucleo().cambiarLineasDeRegistro(lineas)
+        contexto.terminal.linea(Frases.lineasDeRegistro(lineas))
         return .ok
     }
 }

@@ -77,10 +77,10 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
         -> CodigoDeSalida
     {
-        contexto.terminal.linea(
-            try contexto.nucleo().anadirCanal(
-                tipo, nombre: nombre, ajustes: ajustes, seguimiento: seguimiento.leido,
-                reemplazar: reemplazar, avisar: avisar?.clases, horasTranquilas: horasTranquilas))
+        let guardado = try contexto.nucleo().anadirCanal(
+            tipo, nombre: nombre, ajustes: ajustes, seguimiento: seguimiento.leido,
+            reemplazar: reemplazar, avisar: avisar?.clases, horasTranquilas: horasTranquilas)
+        contexto.terminal.linea(Frases.canalGuardado(guardado, tipo, reemplazado: reemplazar))
         return .ok
     }
 }
@@ -202,7 +202,8 @@ struct CanalesQuitar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().quitarCanal(nombre))
+        try contexto.nucleo().quitarCanal(nombre)
+        contexto.terminal.linea(Frases.canalQuitado(nombre))
         return .ok
     }
 }
@@ -216,7 +217,8 @@ struct CanalesActivar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().activarCanal(nombre, activo: true))
+        try contexto.nucleo().activarCanal(nombre, activo: true)
+        contexto.terminal.linea(Frases.canalActivo(nombre, true))
         return .ok
     }
 }
@@ -231,7 +233,8 @@ struct CanalesDesactivar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().activarCanal(nombre, activo: false))
+        try contexto.nucleo().activarCanal(nombre, activo: false)
+        contexto.terminal.linea(Frases.canalActivo(nombre, false))
         return .ok
     }
 }
@@ -280,8 +283,8 @@ struct CanalesSeguir: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(
-            try contexto.nucleo().cambiarSeguimiento(nombre, seguimiento.leido))
+        let filtros = try contexto.nucleo().cambiarSeguimiento(nombre, seguimiento.leido)
+        contexto.terminal.linea(Frases.seguimiento(nombre, filtros))
         return .ok
     }
 }
@@ -309,9 +312,9 @@ struct CanalesDejar: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(
-            try contexto.nucleo().cambiarSeguimiento(
-                nombre, seguimiento.leido, quitar: true, todo: todo))
+        let filtros = try contexto.nucleo().cambiarSeguimiento(
+            nombre, seguimiento.leido, quitar: true, todo: todo)
+        contexto.terminal.linea(Frases.seguimiento(nombre, filtros))
         return .ok
     }
 }

@@ -110,7 +110,7 @@ struct AvisosReintentar: Comando {
         resumen: "Vuelve a poner en cola las entregas fallidas, con los intentos a cero.")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().reintentarFallidas())
+        contexto.terminal.linea(Frases.reintentadas(try contexto.nucleo().reintentarFallidas()))
         return .ok
     }
 }

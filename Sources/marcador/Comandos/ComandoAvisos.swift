@@ -71,7 +71,7 @@ struct ComandoAvisos: Comando {
             return .ok
         }
         let terminal = contexto.terminal
-        terminal.linea(Nucleo.textoDePermiso(ajustes.avisosPermitidos == true))
+        terminal.linea(Frases.permiso(ajustes.avisosPermitidos == true))
         terminal.linea(
             "Silencio en primer plano: " + (ajustes.sinAvisosEnPrimerPlano ? "sí" : "no"))
         terminal.linea("\nCanales:\n" + tablaDeCanales(estado.canales, terminal))
@@ -116,7 +116,8 @@ struct AvisosActivar: Comando {
         nombre: "activar", resumen: "Da el permiso de avisos de gol (sin preguntar).")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().permitirAvisos(true))
+        try contexto.nucleo().permitirAvisos(true)
+        contexto.terminal.linea(Frases.permiso(true))
         return .ok
     }
 }
@@ -128,7 +129,8 @@ struct AvisosDesactivar: Comando {
         resumen: "Quita el permiso de avisos de gol: nada se publica, queda como descartado.")
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().permitirAvisos(false))
+        try contexto.nucleo().permitirAvisos(false)
+        contexto.terminal.linea(Frases.permiso(false))
         return .ok
     }
 }
@@ -145,7 +147,8 @@ struct AvisosSilencio: Comando {
     var silencio: SiNo
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().cambiarSilencio(silencio.valor))
+        try contexto.nucleo().cambiarSilencio(silencio.valor)
+        contexto.terminal.linea(Frases.silencio(silencio.valor))
         return .ok
     }
 }

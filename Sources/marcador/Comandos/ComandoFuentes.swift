@@ -119,9 +119,9 @@ struct FuentesAnadir: Comando {
     }
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(
-            try contexto.nucleo().anadirFuente(
-                nombre: nombre, url: url ?? "", formato: formato ?? "", clave: clave, cada: cada))
+        let fuente = try contexto.nucleo().anadirFuente(
+            nombre: nombre, url: url ?? "", formato: formato ?? "", clave: clave, cada: cada)
+        contexto.terminal.linea(Frases.fuenteAnadida(fuente))
         return .ok
     }
 }
@@ -136,7 +136,8 @@ struct FuentesQuitar: Comando {
     var nombre: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(try contexto.nucleo().quitarFuente(nombre))
+        try contexto.nucleo().quitarFuente(nombre)
+        contexto.terminal.linea(Frases.fuenteQuitada(nombre))
         return .ok
     }
 }

@@ -26,8 +26,8 @@ struct ComandoGolAMano: Comando {
     var quitar: Bool
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        contexto.terminal.linea(
-            try contexto.nucleo().golAMano(partido: id.valor, lado: lado, quitar: quitar))
+        let gol = try contexto.nucleo().golAMano(partido: id.valor, lado: lado, quitar: quitar)
+        contexto.terminal.linea(Frases.golAMano(gol))
         return .ok
     }
 }

@@ -180,7 +180,8 @@ struct ComandoJugar: Comando {
         contexto.terminal.escribir("¿Activar avisos de gol? [s/N] ")
         let respuesta = (readLine() ?? "").lowercased()
         let permitidos = ["s", "si", "sí", "y", "yes"].contains(respuesta)
-        contexto.terminal.linea(try nucleo.permitirAvisos(permitidos))
+        try nucleo.permitirAvisos(permitidos)
+        contexto.terminal.linea(Frases.permiso(permitidos))
         return try nucleo.ajustes()
     }
 }
