@@ -130,7 +130,25 @@ let package = Package(
         .testTarget(
             name: "AlmacenTests",
             dependencies: [
-                "Almacen", "AlmacenPostgreSQL", "Motor", "Torneo", "Sistema", "ApoyoDePruebas",
+                "Almacen", "AlmacenPostgreSQL", "ContratoDeTienda", "Motor", "Torneo", "Sistema",
+                "ApoyoDePruebas",
+            ]),
+        // The store contract's cases, run by AlmacenTests on SQLite and by ServidoresTests on a
+        // real PostgreSQL server.
+        .target(
+            name: "ContratoDeTienda",
+            dependencies: [
+                "Almacen", "AlmacenPostgreSQL", "Motor", "Persistencia", "Torneo", "Sistema",
+                "ApoyoDePruebas",
+            ],
+            path: "Tests/ContratoDeTienda"),
+        // The suites that need a real server process (PostgreSQL): run with MarcadorTests, not
+        // with the unit suites (scripts/pruebas.sh).
+        .testTarget(
+            name: "ServidoresTests",
+            dependencies: [
+                "ContratoDeTienda", "Almacen", "AlmacenPostgreSQL", "AlmacenSQL", "Motor",
+                "Persistencia", "Torneo", "Sistema", "ApoyoDePruebas",
             ]),
         .testTarget(
             name: "MotorTests",

@@ -11,8 +11,9 @@ SWIFT=${SWIFT:-swift}
 LIMITE=${LIMITE:-900}
 carpeta=.build/pruebas
 mkdir -p "$carpeta"
-procesos=(MarcadorTests ContratoPostgreSQLTests ReclamosSimultaneosPostgreSQLTests TuberiaPostgreSQLTests
-    CambiosPostgreSQLTests)
+# The process suites are two test targets: MarcadorTests (the built binary, Chromium, dunst) and
+# ServidoresTests (a real PostgreSQL server); every other target is a unit suite.
+procesos='^(MarcadorTests|ServidoresTests)\.'
 
 # Runs one `swift test` with its output to a file; prints the failures as they are.
 correr() {
@@ -57,15 +58,9 @@ if [ -n "${FILTRO:-}" ]; then
     exit "$codigo"
 fi
 
-saltar=()
-filtrar=()
-for suite in "${procesos[@]}"; do
-    saltar+=(--skip "$suite")
-    filtrar+=(--filter "$suite")
-done
-correr unidad --parallel "${saltar[@]}"
+correr unidad --parallel --skip "$procesos"
 unidad=$?
-correr procesos --parallel "${filtrar[@]}"
+correr procesos --parallel --filter "$procesos"
 procesos_=$?
 resumir "$carpeta/unidad.txt" "$carpeta/procesos.txt"
 echo "(salida completa en $carpeta/unidad.txt y $carpeta/procesos.txt)"
