@@ -147,8 +147,8 @@ let package = Package(
         .testTarget(
             name: "ServidoresTests",
             dependencies: [
-                "ContratoDeTienda", "Almacen", "AlmacenPostgreSQL", "AlmacenSQL", "Motor",
-                "Persistencia", "Torneo", "Sistema", "ApoyoDePruebas",
+                "ContratoDeTienda", "Almacen", "AlmacenPostgreSQL", "AlmacenSQL", "Avisos",
+                "Motor", "Persistencia", "Torneo", "Sistema", "ApoyoDePruebas",
             ]),
         .testTarget(
             name: "MotorTests",

@@ -79,9 +79,12 @@ public final class ConexionPG: BaseSQL {
     public private(set) var rota = false
 
     /// What every connection asks libpq for, before the user's own URL (which may override).
+    /// Its name is this process's (`Propietario.nombreDeSesion`): while it is connected, every
+    /// other process sees from the server that it is alive (architecture.md).
     static let parametrosPorDefecto: [(String, String)] = [
         ("connect_timeout", "5"), ("keepalives", "1"), ("keepalives_idle", "5"),
-        ("keepalives_interval", "2"), ("keepalives_count", "3"), ("application_name", "marcador"),
+        ("keepalives_interval", "2"), ("keepalives_count", "3"),
+        ("application_name", Propietario.actual.nombreDeSesion),
     ]
 
     /// Connects to `url` (`postgresql://…`, or any libpq connection string) within `plazo`

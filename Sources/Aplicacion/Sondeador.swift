@@ -56,8 +56,11 @@ public final class Sondeador: Servicio {
     func relevarHuerfanas() async {
         let arrendadas =
             (try? await enLaTienda { try self.nucleo.tienda.fuentes.arrendadas() }) ?? []
+        guard !arrendadas.isEmpty else { return }
+        let sesiones =
+            (try? await enLaTienda { try self.nucleo.tienda.buzon.sesionesDeMarcador() }) ?? nil
         for (fuente, texto) in arrendadas
-        where texto != arrendatario && Propietario.huerfano(texto) != nil {
+        where texto != arrendatario && Propietario.huerfano(texto, sesiones: sesiones) != nil {
             _ = try? await enLaTienda {
                 try self.nucleo.tienda.fuentes.soltar(fuente: fuente, arrendatario: texto)
             }

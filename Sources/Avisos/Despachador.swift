@@ -129,9 +129,11 @@ public final class Despachador: Sendable {
     @discardableResult
     public func relevarHuerfanos() -> Int {
         guard let arrendatarios = try? buzon.arrendatarios() else { return 0 }
+        // On PostgreSQL, a holder of another host whose sessions are all gone is gone too.
+        let sesiones = (try? buzon.sesionesDeMarcador()) ?? nil
         var devueltas = 0
         for texto in arrendatarios where texto != arrendatario {
-            guard let muerto = Propietario.huerfano(texto) else { continue }
+            guard let muerto = Propietario.huerfano(texto, sesiones: sesiones) else { continue }
             let n =
                 (try? buzon.liberar(arrendatario: texto, canal: nil, ahora: ahora())) ?? 0
             if n > 0 {

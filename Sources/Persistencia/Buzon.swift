@@ -50,6 +50,10 @@ public protocol Buzon: Sendable {
     /// Who holds a lease on a pending delivery now (`Arrendatario.texto`, or an older form).
     func arrendatarios() throws -> Set<String>
 
+    /// The processes connected to the store now, by `Propietario.nombreDeSesion`; `nil` where
+    /// the store cannot tell (SQLite: each process opens the file by itself).
+    func sesionesDeMarcador() throws -> Set<String>?
+
     /// Gives back the leases `arrendatario` holds on deliveries of `canal` (all channels when
     /// `nil`), due at once for the next dispatcher, with the same identifier.
     /// - Returns: how many leases were given back.

@@ -36,13 +36,26 @@ extension Propietario {
     }
 
     /// The holder a lease names (`Arrendatario.texto`) when it is observably gone: a process of
-    /// this host that no longer exists; `nil` for a living holder, one of another host (its
-    /// lease decides) or a name that says no process.
-    public static func huerfano(_ texto: String) -> Propietario? {
-        guard let quien = Arrendatario(texto: texto), quien.propietario.esDeEsteAnfitrion,
-            !quien.propietario.estaVivo
-        else { return nil }
-        return quien.propietario
+    /// this host that no longer exists, or — where the store can say which processes are
+    /// connected to it (`sesiones`, PostgreSQL's sessions by `nombreDeSesion`) — a process of
+    /// another host with no session left. `nil` for a living holder, one of another host the
+    /// store cannot vouch for (its lease decides), or a name that says no process.
+    public static func huerfano(_ texto: String, sesiones: Set<String>? = nil) -> Propietario? {
+        guard let quien = Arrendatario(texto: texto) else { return nil }
+        let propietario = quien.propietario
+        if propietario.esDeEsteAnfitrion { return propietario.estaVivo ? nil : propietario }
+        guard let sesiones, !sesiones.contains(propietario.nombreDeSesion) else { return nil }
+        return propietario
+    }
+
+    /// What this process calls its connections to a shared store (PostgreSQL's
+    /// `application_name`): `marcador <pid> <inicio> <anfitrion>`, cut to the 63 bytes the
+    /// server keeps, so any process can tell from the server whether a holder of another host
+    /// still has a session open.
+    public var nombreDeSesion: String {
+        var nombre = "marcador \(pid) \(inicio) \(anfitrion)"
+        while nombre.utf8.count > 63 { nombre.removeLast() }
+        return nombre
     }
 
     /// Whether this process runs on this host (so signals reach it).

@@ -173,6 +173,7 @@ struct EnvioFallidoTests {
             try base.soltar(e, arrendatario: arrendatario, ahora: ahora)
         }
         func arrendatarios() throws -> Set<String> { try base.arrendatarios() }
+        func sesionesDeMarcador() throws -> Set<String>? { try base.sesionesDeMarcador() }
         func liberar(arrendatario: String, canal: String?, ahora: Double) throws -> Int {
             try base.liberar(arrendatario: arrendatario, canal: canal, ahora: ahora)
         }

@@ -335,6 +335,19 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         }
     }
 
+    public func sesionesDeMarcador() throws -> Set<String>? {
+        try queue.read { db -> Set<String>? in
+            guard db.dialecto == .postgresql else { return nil }
+            return Set(
+                try db.rows(
+                    """
+                    SELECT DISTINCT application_name FROM pg_stat_activity
+                    WHERE application_name LIKE 'marcador %'
+                    """
+                ) { $0.string("application_name") })
+        }
+    }
+
     @discardableResult
     public func arrendatarios() throws -> Set<String> {
         try queue.read { db in
