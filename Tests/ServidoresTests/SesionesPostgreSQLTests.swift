@@ -54,6 +54,15 @@ struct SesionesPostgreSQLTests {
         #expect(try tienda.buzon.arrendatarios().isEmpty)
     }
 
+    /// A URL that names the connections itself hides whose they are: nobody is judged by
+    /// sessions then.
+    @Test func unaURLQueNombraLasConexionesNoJuzgaANadie() async throws {
+        let url = try await ServidorPostgres.compartido().baseNueva()
+        let propia = url + (url.contains("?") ? "&" : "?") + "application_name=mi-app"
+        let tienda = TiendaPG(try await fueraDelPool { try AlmacenPG.abrir(url: propia) })
+        #expect(try tienda.buzon.sesionesDeMarcador() == nil)
+    }
+
     /// SQLite cannot say who is connected: a holder of another host keeps its lease.
     @Test func enSQLiteElArriendoDecide() async throws {
         let tienda = TiendaSQLite(try Almacen.enMemoria())

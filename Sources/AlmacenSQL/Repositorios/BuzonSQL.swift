@@ -335,17 +335,22 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         }
     }
 
+    /// Every role sees every session's `application_name` (PostgreSQL shows it to all), but a
+    /// URL may name the connections itself: then this process is not among them, and no one's
+    /// sessions can be vouched for (`nil`).
     public func sesionesDeMarcador() throws -> Set<String>? {
-        try queue.read { db -> Set<String>? in
+        let sesiones = try queue.read { db -> Set<String>? in
             guard db.dialecto == .postgresql else { return nil }
             return Set(
                 try db.rows(
                     """
                     SELECT DISTINCT application_name FROM pg_stat_activity
-                    WHERE application_name LIKE 'marcador %'
+                    WHERE application_name LIKE 'marcador %' AND datname = current_database()
                     """
                 ) { $0.string("application_name") })
         }
+        guard let sesiones, sesiones.contains(Propietario.actual.nombreDeSesion) else { return nil }
+        return sesiones
     }
 
     @discardableResult
