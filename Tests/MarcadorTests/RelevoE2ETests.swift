@@ -52,6 +52,7 @@ struct RelevoE2ETests {
         #expect(enviado.error.contains("a la cola: su despachador (pid"), "\(enviado.error)")
         // Every delivery made, well within the 60-s lease the dead watcher held.
         #expect(tardado < .seconds(5), "\(tardado)")
+        print("relevo de \(orden.joined(separator: " ")) en \(almacen): \(tardado)")
         let estados = try await escenario.marcador("avisos", "--json").salida
         let documento = try #require(
             try JSONSerialization.jsonObject(with: Data(estados.utf8)) as? [String: Any])
@@ -81,6 +82,7 @@ struct RelevoE2ETests {
         #expect(reanudado.codigo == 0, "\(reanudado.error)")
         #expect(reanudado.salida.hasSuffix("Partido terminado: Rayo FC 3-2 Toros (90 minutos).\n"))
         #expect(tardado < .seconds(5), "\(tardado)")
+        print("relevo de jugar en \(almacen): \(tardado) (la reanudación entera, a 0 ms)")
         #expect(try await escenario.marcador("avisos", "enviar").codigo == 0)
         let lineas = try await escenario.consulta(
             "SELECT count(*) FROM registro WHERE linea LIKE 'notificación «¡Gol!» enviada%'")
@@ -111,5 +113,6 @@ struct RelevoE2ETests {
         segundo.senal(SIGTERM)
         #expect(await segundo.esperar().codigo == 143)
         #expect(tardado < .seconds(5), "\(tardado)")
+        print("relevo de la fuente de directo en \(almacen): \(tardado)")
     }
 }
