@@ -19,6 +19,8 @@ import Synchronization
 ///   (40001, 40P01) runs again.
 /// - `ahora()` is the server's clock, measured at every connection.
 public final class ColaPG: ColaSQL {
+    public var dialecto: Dialecto { .postgresql }
+
     public typealias Base = ConexionPG
 
     public let url: String

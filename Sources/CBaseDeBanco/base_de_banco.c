@@ -16,7 +16,7 @@ enum {
     // The end.
     TERMINAR, REGISTRO,
     // Dispatch (Despachador's orphan check, BuzonSQLite.reclamar and registrar).
-    BEGIN_LECTURA, HUERFANAS, RECLAMAR, QUEDAN, LEER_AVISOS, MARCAR,
+    BEGIN_LECTURA, TITULARES, HUERFANAS, RECLAMAR, QUEDAN, LEER_AVISOS, MARCAR,
     // The best design.
     RECLAMAR_OPTIMO, LEER_OPTIMO, MARCAR_OPTIMO,
     SENTENCIAS
@@ -85,6 +85,8 @@ static const char *const sql[SENTENCIAS] = {
         "acabada = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
         "WHERE id = ? AND dueno = ? AND estado = 'en_juego' AND cancelacion_pedida IS NULL",
     [REGISTRO] = "INSERT INTO registro (partido_id, linea) VALUES (?, ?)",
+    [TITULARES] =
+        "SELECT DISTINCT arrendatario FROM entrega WHERE arrendatario IS NOT NULL AND estado = 'pendiente'",
     [HUERFANAS] =
         "SELECT DISTINCT x.id, x.pid, x.pid_inicio, x.anfitrion FROM entrega e "
         "JOIN ejecucion x ON x.id = e.ejecucion_id WHERE e.canal = ? AND e.estado = 'pendiente'",
@@ -317,6 +319,12 @@ static int despachar(
     size_t tamano_lineas = (size_t)lote * 512;
     char *lineas = malloc(tamano_lineas);
     int total = 0;
+    {
+        // Before its first drain the dispatcher reads who holds leases on pending deliveries
+        // (to take at once the work of a holder that is gone), in a read transaction of its own.
+        if (correr(base->s[BEGIN_LECTURA]) || correr(base->s[TITULARES]) || correr(base->s[COMMIT]))
+            goto fallo;
+    }
     {
         // Before its first claim the dispatcher reads which runs its pending rows belong to
         // (to hand back those of a player that died), in a read transaction of its own.

@@ -14,6 +14,7 @@ import Synchronization
 public final class DatabaseQueue: ColaSQL {
     private let database: Mutex<Database>
     public let path: String
+    public var dialecto: Dialecto { .sqlite }
     /// The in-process observers of this queue's commits, by channel (`escuchar`).
     private let observadores = Mutex<Observadores>(Observadores())
 

@@ -155,6 +155,9 @@ extension FilaSQL {
 public protocol ColaSQL: Sendable {
     associatedtype Base: BaseSQL
 
+    /// The SQL its connections speak, known without opening a transaction.
+    var dialecto: Dialecto { get }
+
     func read<T: Sendable>(_ body: (borrowing Base) throws -> T) throws -> T
 
     /// Runs `body` in a transaction, rolled back if it throws. On SQLite every write holds the

@@ -339,9 +339,10 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     /// URL may name the connections itself: then this process is not among them, and no one's
     /// sessions can be vouched for (`nil`).
     public func sesionesDeMarcador() throws -> Set<String>? {
+        // SQLite: no question to ask, and no transaction opened to ask it.
+        guard queue.dialecto == .postgresql else { return nil }
         let sesiones = try queue.read { db -> Set<String>? in
-            guard db.dialecto == .postgresql else { return nil }
-            return Set(
+            Set(
                 try db.rows(
                     """
                     SELECT DISTINCT application_name FROM pg_stat_activity
