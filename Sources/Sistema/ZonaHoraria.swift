@@ -35,6 +35,9 @@ public enum ZonaHoraria {
         return (fecha, hora, Int(partes.tm_gmtoff) / 60)
     }
 
+    /// Today, in the user's zone.
+    public static var hoy: FechaDeCalendario { local(Int(time(nil))).fecha }
+
     private static let preparada: Void = tzset()
 }
 

@@ -27,6 +27,22 @@ public struct FechaDeCalendario: Sendable, Hashable, Comparable, CustomStringCon
         self.init(ano: ano, mes: mes, dia: dia)
     }
 
+    /// The day a user names by a word, from `hoy` (their today): `hoy`, `mañana`, `ayer`, in any
+    /// case, with or without the tilde; `nil` for any other text.
+    public static func relativa(_ palabra: String, hoy: FechaDeCalendario) -> FechaDeCalendario? {
+        switch palabra.lowercased() {
+        case "hoy": hoy
+        case "mañana", "manana": hoy.sumando(dias: 1)
+        case "ayer": hoy.sumando(dias: -1)
+        default: nil
+        }
+    }
+
+    /// The day `dias` after this one (before it, when negative).
+    public func sumando(dias: Int) -> FechaDeCalendario {
+        FechaDeCalendario(diasDesde1970: diasDesde1970 + dias)
+    }
+
     public static func esBisiesto(_ ano: Int) -> Bool {
         ano % 4 == 0 && (ano % 100 != 0 || ano % 400 == 0)
     }

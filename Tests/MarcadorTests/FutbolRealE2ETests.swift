@@ -137,6 +137,60 @@ struct FutbolRealE2ETests {
             .codigo == 64)
     }
 
+    /// `hoy`, `mañana` and `ayer` are days of the user's zone, read from the clock (here a
+    /// fake one: the World Cup's opening day); a range the wrong way round is refused (issue 42).
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"),
+            "falta faketime (Debian: faketime)"))
+    func hoyMananaYAyer() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("importar", Self.datos + "/worldcup-2018.json")
+        func partidos(_ argumentos: String..., hora: String = "2018-06-14 12:00:00") async throws
+            -> Resultado
+        {
+            try await escenario.marcadorSinDB(
+                ["--db", escenario.db, "partidos"] + argumentos, entorno: ["TZ": "UTC"],
+                ejecutable: "/usr/bin/faketime", prefijo: [hora, Binario.ruta])
+        }
+        let hoy = try await partidos("--fecha", "hoy")
+        #expect(hoy.codigo == 0, "\(hoy.error)")
+        #expect(hoy.salida.contains(" 4  2018-06-14 15:00  Russia  Saudi Arabia"), "\(hoy.salida)")
+        #expect(hoy.salida.split(separator: "\n").count == 2)
+        let manana = try await partidos("--fecha", "Mañana")
+        #expect(manana.salida.split(separator: "\n").count == 4, "\(manana.salida)")
+        #expect(try await partidos("--fecha", "manana").salida == manana.salida)
+        #expect(
+            try await partidos("--fecha", "ayer").salida
+                == "No hay partidos con esas condiciones.\n")
+        #expect(
+            try await partidos("--desde", "ayer", "--hasta", "mañana").salida.split(
+                separator: "\n"
+            ).count == 5)
+        // In Tokyo «hoy» is the 15th, and the opening match (15:00 UTC on the 14th) falls on it
+        // at midnight.
+        let tokio = try await escenario.marcadorSinDB(
+            ["--db", escenario.db, "partidos", "--fecha", "hoy", "--json"],
+            entorno: ["TZ": "Asia/Tokyo"], ejecutable: "/usr/bin/faketime",
+            prefijo: ["2018-06-15 07:00:00", Binario.ruta])
+        let deTokio = try #require(json(tokio.salida) as? [[String: Any]])
+        #expect(deTokio.first?["local"] as? String == "Russia", "\(tokio.salida)")
+        #expect(deTokio.first?["inicio"] as? String == "2018-06-15 00:00")
+        let alReves = try await partidos("--desde", "mañana", "--hasta", "hoy")
+        #expect(alReves.codigo == 64)
+        #expect(
+            alReves.error
+                == "marcador: --desde (2018-06-15) va después de --hasta (2018-06-14): entre ambos no hay ningún día. ¿Están al revés?\n"
+                + "Prueba «marcador partidos --help».\n"
+        )
+        let otra = try await partidos("--fecha", "pasado")
+        #expect(otra.codigo == 64)
+        #expect(
+            otra.error.contains(
+                "--fecha es un día del calendario como 2018-06-14, o hoy, mañana o ayer; no «pasado»."
+            ))
+    }
+
     @Test func laTablaDeUnaLigaYSusVariantes() async throws {
         let escenario = Escenario()
         _ = try await escenario.marcador("importar", Self.datos + "/serie-a-2024-25.json")

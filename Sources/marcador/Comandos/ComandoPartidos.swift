@@ -24,13 +24,19 @@ struct ComandoPartidos: Comando {
     @Opcion("--equipo", marcador: "NOMBRE", ayuda: "Solo los partidos en que juega ese equipo.")
     var equipo: String?
 
-    @Opcion("--fecha", ayuda: "Solo los partidos de ese día (en tu zona horaria, TZ).")
+    @Opcion(
+        "--fecha",
+        ayuda:
+            "Solo los partidos de ese día: AAAA-MM-DD, hoy, mañana o ayer (en tu zona horaria, TZ)."
+    )
     var fecha: Fecha?
 
-    @Opcion("--desde", ayuda: "Solo los partidos de ese día en adelante.")
+    @Opcion(
+        "--desde", ayuda: "Solo los partidos de ese día en adelante (también hoy, mañana, ayer).")
     var desde: Fecha?
 
-    @Opcion("--hasta", ayuda: "Solo los partidos hasta ese día, incluido.")
+    @Opcion(
+        "--hasta", ayuda: "Solo los partidos hasta ese día, incluido (también hoy, mañana, ayer).")
     var hasta: Fecha?
 
     @Opcion(
@@ -46,6 +52,12 @@ struct ComandoPartidos: Comando {
     func validar() throws(Fallo) {
         if fecha != nil && (desde != nil || hasta != nil) {
             throw .uso("--fecha es un solo día: no se combina con --desde ni --hasta.")
+        }
+        // An empty range is a mistake, not a question with no answer.
+        if let desde, let hasta, desde.dia > hasta.dia {
+            throw .uso(
+                "--desde (\(desde.dia)) va después de --hasta (\(hasta.dia)): entre ambos no hay "
+                    + "ningún día. ¿Están al revés?")
         }
     }
 

@@ -1,4 +1,5 @@
 import Aplicacion
+import Sistema
 import Torneo
 
 /// A type an option or argument can be read as: the conversion, the placeholder help shows, and
@@ -96,8 +97,14 @@ struct Fecha: ValorDeLinea, Hashable {
     let dia: FechaDeCalendario
 
     static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Fecha {
-        guard let dia = FechaDeCalendario(texto) else {
-            throw .uso("\(nombre) es un día del calendario como 2018-06-14, no \(citado(texto)).")
+        // `hoy`, `mañana` and `ayer` are days of the user's zone (TZ), as kick-offs are shown.
+        guard
+            let dia = FechaDeCalendario(texto)
+                ?? FechaDeCalendario.relativa(texto, hoy: ZonaHoraria.hoy)
+        else {
+            throw .uso(
+                "\(nombre) es un día del calendario como 2018-06-14, o hoy, mañana o ayer; "
+                    + "no \(citado(texto)).")
         }
         return Fecha(dia: dia)
     }
