@@ -240,7 +240,8 @@ extension Nucleo {
         return (nombre, .grupos, elegidos.map { tabla($0, grupos[$0]!) })
     }
 
-    /// The top scorers of a competition, the first `limite`; tied players share a position
+    /// The top scorers of a competition, the first `limite` and whoever ties with the last of
+    /// them (a list never stops in the middle of a tie); tied players share a position
     /// (1, 2, 2, 4…).
     /// - Returns: also how many of its matches there are and how many without a goal list
     ///   (a league file often gives results only: then there is nothing to count).
@@ -256,10 +257,13 @@ extension Nucleo {
         for (i, fila) in filas.enumerated() {
             posiciones.append(i > 0 && filas[i - 1].goles == fila.goles ? posiciones[i - 1] : i + 1)
         }
-        return (
-            nombre, Array(zip(posiciones, filas).prefix(limite)).map { ($0.0, $0.1) },
-            fichas.count, sinLista
-        )
+        var mostradas = Array(zip(posiciones, filas).prefix(limite))
+        while let ultima = mostradas.last, mostradas.count < filas.count,
+            filas[mostradas.count].goles == ultima.1.goles
+        {
+            mostradas.append((posiciones[mostradas.count], filas[mostradas.count]))
+        }
+        return (nombre, mostradas.map { ($0.0, $0.1) }, fichas.count, sinLista)
     }
 
     /// The log, oldest first: of one match (which must exist), the last `ultimas` lines.

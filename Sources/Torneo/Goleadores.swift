@@ -1,5 +1,6 @@
 /// Top scorers from the scripts (fans.md): goals per player and team, penalties shown apart,
-/// own goals not counted for the scorer.
+/// own goals not counted for the scorer; a player a file spells several ways is counted once
+/// (`ClaveDeJugador`).
 public enum Goleadores {
     public struct Fila: Sendable, Hashable, Codable {
         public var jugador: String
@@ -27,10 +28,18 @@ public enum Goleadores {
             var equipo: String
             var jugador: String
         }
+        var nombres: [String: Set<String>] = [:]
+        for partido in partidos {
+            for case .gol(let gol) in partido.eventos where !gol.enPropiaPuerta {
+                nombres[gol.jugador.equipo.nombre, default: []].insert(gol.jugador.nombre)
+            }
+        }
+        let comoSeCuenta = nombres.mapValues { ClaveDeJugador.agrupar($0) }
         var filas: [Clave: Fila] = [:]
         for partido in partidos {
             for case .gol(let gol) in partido.eventos where !gol.enPropiaPuerta {
-                let (jugador, equipo) = (gol.jugador.nombre, gol.jugador.equipo.nombre)
+                let equipo = gol.jugador.equipo.nombre
+                let jugador = comoSeCuenta[equipo]?[gol.jugador.nombre] ?? gol.jugador.nombre
                 filas[
                     Clave(equipo: equipo, jugador: jugador),
                     default: Fila(jugador: jugador, equipo: equipo)

@@ -184,6 +184,30 @@ struct FutbolRealTests {
         #expect(repetida.oficial?.final == Marcador(local: 4, visitante: 2))
     }
 
+    /// The 2018 file spells scorers two ways («Kane» and «Harry Kane», «Griezmann» and «Antoine
+    /// Griezmann»…): each is one player, and a short list goes on through its last tie.
+    @Test func cadaGoleadorCuentaUnaVezAunqueElFicheroLoEscribaDeDosManeras() throws {
+        try importar("worldcup-2018.json")
+        let todos = try nucleo.goleadores(competicion: "world cup 2018", limite: 1_000).filas
+        let primero = try #require(todos.first)
+        #expect(primero.fila.jugador == "Harry Kane" && primero.fila.goles == 6)
+        #expect(primero.fila.penaltis == 3)
+        let cuatro = todos.filter { $0.fila.goles == 4 }.map(\.fila.jugador).sorted()
+        #expect(
+            cuatro == [
+                "Antoine Griezmann", "Denis Cheryshev", "Kylian Mbappé", "R. Lukaku", "Ronaldo",
+            ])
+        #expect(
+            todos.allSatisfy {
+                !["Kane", "Griezmann", "Mbappé", "Lukaku"].contains($0.fila.jugador)
+            })
+        // Eden and Thorgan Hazard both scored for Belgium: two players, not one.
+        #expect(todos.contains { $0.fila.jugador == "Eden Hazard" && $0.fila.goles == 3 })
+        let tres = try nucleo.goleadores(competicion: "world cup 2018", limite: 3).filas
+        #expect(tres.count == 6)
+        #expect(tres.map(\.posicion) == [1, 2, 2, 2, 2, 2])
+    }
+
     @Test func losDiasSeFiltranEnLaZonaDelUsuario() throws {
         try importar("worldcup-2018.json")
         // In UTC, 2018-06-14 18:00 UTC+3 is 15:00 that day.
