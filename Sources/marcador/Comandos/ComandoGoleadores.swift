@@ -18,7 +18,8 @@ struct ComandoGoleadores: Comando {
     var competicion: String?
 
     @Opcion(
-        "--limite", marcador: "N", desde: 1, ayuda: "Cuántos mostrar, 1 o más, y los empatados con el último (por defecto, 20).")
+        "--limite", marcador: "N", desde: 1,
+        ayuda: "Cuántos mostrar, 1 o más, y los empatados con el último (por defecto, 20).")
     var limite: Int?
 
     @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
