@@ -171,12 +171,20 @@ extension Nucleo {
     /// - Parameters:
     ///   - grupo: only the groups it names (`A`, `Group A`).
     ///   - campo: only home (or away) matches.
-    /// - Returns: the competition's stored name, its format and its tables.
+    ///   - desempate: the tie-break asked for; `nil`, the competition's own (`ReglaDeDesempate`).
+    /// - Returns: the competition's stored name, its format, its tables and the tie-break used.
     public func clasificacion(
         competicion texto: String, grupo: String? = nil,
-        campo: Clasificacion.Campo = .todos, desempate: Clasificacion.Desempate = .goles
-    ) throws -> (competicion: String, formato: FormatoDeCompeticion, tablas: [TablaDeGrupo]) {
+        campo: Clasificacion.Campo = .todos, desempate elegido: Clasificacion.Desempate? = nil
+    ) throws -> (
+        competicion: String, formato: FormatoDeCompeticion, tablas: [TablaDeGrupo],
+        regla: ReglaDeDesempate
+    ) {
         let nombre = try buscarCompeticion(texto)
+        let regla =
+            elegido.map { ReglaDeDesempate(desempate: $0, reglamento: nil, elegida: true) }
+            ?? ReglaDeDesempate.de(competicion: nombre)
+        let desempate = regla.desempate
         // In playing order, so each team's form reads oldest to newest. Each kick-off is read
         // from its text once, not at every comparison of the sort (10,000 matches: about 26
         // reads each, two thirds of the command's time).
@@ -220,7 +228,7 @@ extension Nucleo {
                 return !eliminatoria
             }
             let formato: FormatoDeCompeticion = deLiga.count == fichas.count ? .liga : .faseDeLiga
-            return (nombre, formato, [tabla(nil, deLiga)])
+            return (nombre, formato, [tabla(nil, deLiga)], regla)
         }
         var elegidos = grupos.keys.map { (grupo: $0, clave: ClaveDeNombre.de($0)) }
             .sorted { $0.clave < $1.clave }.map(\.grupo)
@@ -237,7 +245,7 @@ extension Nucleo {
                         .joined(separator: ", ") + ".")
             }
         }
-        return (nombre, .grupos, elegidos.map { tabla($0, grupos[$0]!) })
+        return (nombre, .grupos, elegidos.map { tabla($0, grupos[$0]!) }, regla)
     }
 
     /// The top scorers of a competition, the first `limite` and whoever ties with the last of

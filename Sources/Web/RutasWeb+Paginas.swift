@@ -85,12 +85,12 @@ extension RutasWeb {
         guard let texto = Rutas.descodificar(segmento) else {
             throw FalloWeb(404, "No existe la competición «\(TextoSeguro.limpio(segmento))».")
         }
-        let (nombre, formato, tablas) = try nucleo.clasificacion(competicion: texto)
+        let (nombre, formato, tablas, regla) = try nucleo.clasificacion(competicion: texto)
         let goleadores = try nucleo.goleadores(competicion: nombre, limite: 10)
         return try pagina(
             "competicion.html", ["NOMBRE": nombre],
             html: [
-                "TABLAS": Vistas.tablas(nombre, formato, tablas),
+                "TABLAS": Vistas.tablas(nombre, formato, tablas, regla: regla),
                 "GOLEADORES": Vistas.goleadores(
                     goleadores.filas, partidos: goleadores.partidos, sinLista: goleadores.sinLista),
             ], visitante)

@@ -187,8 +187,10 @@ enum Vistas {
             }.joined() + "</ul>"
     }
 
+    /// The tables, and under them the tie-break they use.
     static func tablas(
-        _ nombre: String, _ formato: FormatoDeCompeticion, _ tablas: [TablaDeGrupo]
+        _ nombre: String, _ formato: FormatoDeCompeticion, _ tablas: [TablaDeGrupo],
+        regla: ReglaDeDesempate
     ) -> String {
         tablas.map { tabla in
             let titulo = tabla.grupo ?? (formato == .faseDeLiga ? "Fase de liga" : "Clasificación")
@@ -216,7 +218,7 @@ enum Vistas {
                 html += "<td class=\"forma\">\(e(fila.ultimos))</td></tr>"
             }
             return html + "</tbody></table></div>"
-        }.joined()
+        }.joined() + "<p class=\"nota\">\(e(regla.texto))</p>"
     }
 
     static func goleadores(

@@ -87,7 +87,11 @@ struct FutbolRealTests {
             (x.value.pts, x.value.gf - x.value.gc, x.value.gf)
                 > (y.value.pts, y.value.gf - y.value.gc, y.value.gf)
         }
-        let (nombre, formato, tablas) = try nucleo.clasificacion(competicion: "Serie A")
+        // Goal difference asked for: what this test recounts (Serie A's own rule, head-to-head
+        // first, has a test of its own).
+        let (nombre, formato, tablas, regla) = try nucleo.clasificacion(
+            competicion: "Serie A", desempate: .goles)
+        #expect(regla.elegida && regla.desempate == .goles)
         #expect(nombre == "Italian Serie A 2024/25")
         #expect(formato == .liga)
         let filas = try #require(tablas.first?.filas)
@@ -147,7 +151,8 @@ struct FutbolRealTests {
                "score": {"ft": [5, 0]}}
             ]}
             """)
-        let (_, formato, tablas) = try nucleo.clasificacion(competicion: "champions league")
+        let (_, formato, tablas, regla) = try nucleo.clasificacion(competicion: "champions league")
+        #expect(regla.desempate == .goles && regla.reglamento == "UEFA, Champions League")
         #expect(formato == .faseDeLiga)
         let filas = try #require(tablas.first?.filas)
         #expect(filas.map(\.equipo) == ["C", "A", "B"])
@@ -206,6 +211,40 @@ struct FutbolRealTests {
         let tres = try nucleo.goleadores(competicion: "world cup 2018", limite: 3).filas
         #expect(tres.count == 6)
         #expect(tres.map(\.posicion) == [1, 2, 2, 2, 2, 2])
+    }
+
+    /// Each known competition's tie-break without a flag, named: Euro 2020's Group F by UEFA's
+    /// head-to-head (Germany beat Portugal 4-2: Germany 2nd), where goal difference alone would
+    /// put Portugal 2nd; Serie A by Lega Serie A's; the World Cup by FIFA's goal difference.
+    @Test func cadaCompeticionDesempataConSuReglamento() throws {
+        try importar("euro-2020.json")
+        let (_, _, grupos, regla) = try nucleo.clasificacion(competicion: "euro", grupo: "F")
+        #expect(grupos.first?.filas.map(\.equipo) == ["France", "Germany", "Portugal", "Hungary"])
+        #expect(regla.desempate == .enfrentamientos && !regla.elegida)
+        #expect(
+            regla.texto
+                == "Desempate: enfrentamientos entre los empatados, luego diferencia de goles (reglamento: UEFA, Eurocopa)."
+        )
+        let porGoles = try nucleo.clasificacion(competicion: "euro", grupo: "F", desempate: .goles)
+        #expect(
+            porGoles.tablas.first?.filas.map(\.equipo) == [
+                "France", "Portugal", "Germany", "Hungary",
+            ])
+        #expect(
+            porGoles.regla.texto
+                == "Desempate: diferencia de goles, goles a favor, luego enfrentamientos (elegido con --desempate)."
+        )
+        #expect(
+            ReglaDeDesempate.de(competicion: "Italian Serie A 2024/25").desempate
+                == .enfrentamientos)
+        #expect(
+            ReglaDeDesempate.de(competicion: "World Cup 2018").reglamento == "FIFA, Copa Mundial")
+        #expect(ReglaDeDesempate.de(competicion: "Liga de mi barrio").reglamento == nil)
+        #expect(ReglaDeDesempate.de(competicion: "Ligue 2").reglamento == nil)
+        #expect(
+            ReglaDeDesempate.de(competicion: "Liga de mi barrio").texto
+                == "Desempate: diferencia de goles, goles a favor, luego enfrentamientos (regla general)."
+        )
     }
 
     @Test func losDiasSeFiltranEnLaZonaDelUsuario() throws {

@@ -31,6 +31,7 @@ struct AficionadoE2ETests {
                 2  Russia         3  2  0  1   8   4  +4    6  GGP
                 3  Saudi Arabia   3  1  0  2   2   7  -5    3  PPG
                 4  Egypt          3  0  0  3   2   6  -4    0  PPP
+                Desempate: diferencia de goles, goles a favor, luego enfrentamientos (reglamento: FIFA, Copa Mundial).
 
                 """)
         let grupos =

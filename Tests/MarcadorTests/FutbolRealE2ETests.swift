@@ -202,7 +202,12 @@ struct FutbolRealE2ETests {
             lineas[1] == " #  EQUIPO                    PJ   G   E   P  GF  GC   DG  PTS  ÚLTIMOS")
         #expect(
             lineas[2] == " 1  SSC Napoli                37  23  10   4  57  27  +30   79  GGGEE")
-        #expect(lineas.count == 22)
+        // 20 rows, and under them the rule used: Serie A's own, without a flag (issue 42).
+        #expect(lineas.count == 23)
+        #expect(
+            lineas.last
+                == "Desempate: enfrentamientos entre los empatados, luego diferencia de goles (reglamento: Lega Serie A)."
+        )
         let enCasa = try await escenario.marcador(
             "clasificacion", "--competicion", "serie a", "--local", "--json")
         let casa = try #require((json(enCasa.salida) as? [[String: Any]])?.first)
@@ -215,6 +220,7 @@ struct FutbolRealE2ETests {
         let directo = try await escenario.marcador(
             "clasificacion", "--competicion", "serie a", "--desempate", "enfrentamientos")
         #expect(directo.codigo == 0)
+        #expect(directo.salida.hasSuffix("(elegido con --desempate).\n"))
         #expect(
             try await escenario.marcador(
                 "clasificacion", "--competicion", "serie a", "--local", "--visitante"

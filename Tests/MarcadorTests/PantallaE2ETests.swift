@@ -55,7 +55,8 @@ struct PantallaE2ETests {
         #expect(competicion.contains("<h2>Group A</h2>"))
         #expect(competicion.contains("<th scope=\"row\">Uruguay</th>"))
         #expect(competicion.contains("<h2>Goleadores</h2>"))
-        #expect(competicion.contains("<th scope=\"row\">Kane</th>"))
+        #expect(competicion.contains("<th scope=\"row\">Harry Kane</th>"))
+        #expect(competicion.contains("(reglamento: FIFA, Copa Mundial).</p>"))
         #expect(try servidor.get("/competiciones").texto.contains("World Cup 2018"))
         // Every page has its h1.
         for ruta in [

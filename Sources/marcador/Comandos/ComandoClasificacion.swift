@@ -12,10 +12,11 @@ struct ComandoClasificacion: Comando {
             partidos; una fase de liga (como la de la Champions), la tabla de sus jornadas, sin
             las eliminatorias. Cuenta el resultado oficial importado de cada partido (tras la
             prórroga si la hubo) y, si no lo tiene, el de su última ejecución terminada. Orden:
-            puntos, diferencia de goles, goles a favor, los puntos entre los empatados y el
-            nombre; con --desempate enfrentamientos, tras los puntos van los enfrentamientos
-            entre los empatados (puntos, diferencia y goles entre ellos), como en LaLiga y la
-            Serie A. ÚLTIMOS son los cinco últimos resultados, del más antiguo al más reciente
+            puntos y luego el desempate de su reglamento: los enfrentamientos entre los empatados
+            (puntos, diferencia y goles entre ellos) en la Eurocopa, LaLiga y la Serie A; la
+            diferencia de goles y los goles a favor en el Mundial, la Premier, la Bundesliga, la
+            Ligue 1, la Champions y cualquier otra. Bajo las tablas se dice cuál se usó;
+            --desempate elige otro. ÚLTIMOS son los cinco últimos resultados, del más antiguo al más reciente
             (G ganado, E empatado, P perdido).
             """)
 
@@ -36,7 +37,9 @@ struct ComandoClasificacion: Comando {
 
     @Opcion(
         "--desempate",
-        ayuda: "Qué decide entre empatados a puntos: goles (por defecto) o enfrentamientos.")
+        ayuda:
+            "Qué decide entre empatados a puntos: goles o enfrentamientos (por defecto, el reglamento de la competición si marcador lo conoce; si no, goles)."
+    )
     var desempate: Clasificacion.Desempate?
 
     @Bandera("--json", ayuda: "Escribe las tablas en JSON, para otros programas.")
@@ -55,6 +58,9 @@ struct ComandoClasificacion: Comando {
         var grupo: String?
         var campo: String
         var desempate: String
+        /// Whose regulations the tie-break is (`nil`: chosen with --desempate, or the general
+        /// rule of a competition marcador does not know).
+        var reglamento: String?
         var filas: [FilaJSON]
     }
     struct FilaJSON: Encodable {
@@ -66,16 +72,16 @@ struct ComandoClasificacion: Comando {
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let campo: Clasificacion.Campo = local ? .local : visitante ? .visitante : .todos
-        let criterio = desempate ?? .goles
-        let (nombre, formato, tablas) = try contexto.nucleo().clasificacion(
-            competicion: competicion ?? "", grupo: grupo, campo: campo, desempate: criterio)
+        let (nombre, formato, tablas, regla) = try contexto.nucleo().clasificacion(
+            competicion: competicion ?? "", grupo: grupo, campo: campo, desempate: desempate)
         if json {
             contexto.terminal.linea(
                 try documentoJSON(
                     tablas.map { tabla in
                         TablaJSON(
                             competicion: nombre, formato: formato.rawValue, grupo: tabla.grupo,
-                            campo: campo.rawValue, desempate: criterio.rawValue,
+                            campo: campo.rawValue, desempate: regla.desempate.rawValue,
+                            reglamento: regla.elegida ? nil : regla.reglamento,
                             filas: tabla.filas.enumerated().map { posicion, fila in
                                 FilaJSON(
                                     posicion: posicion + 1, equipo: fila.equipo,
@@ -114,6 +120,7 @@ struct ComandoClasificacion: Comando {
             }
             t.linea(salida.texto())
         }
+        t.linea(regla.texto)
         return .ok
     }
 }
