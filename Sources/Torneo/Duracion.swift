@@ -21,6 +21,14 @@ public enum Duracion {
         tieneProrroga && ajuste == porDefecto ? conProrroga : ajuste
     }
 
+    /// What a match played for real lasted (it has an official result): 90 minutes, 120 when it
+    /// went to extra time. The setting never rewrites it; it only chooses how long scripted
+    /// matches and replays are played (issue 42: `ajustes duracion 60` showed the 2018 final
+    /// as a 60-minute match).
+    public static func real(conProrroga tieneProrroga: Bool) -> Int {
+        tieneProrroga ? conProrroga : porDefecto
+    }
+
     /// The sentence a user reads when `minutos` is not accepted for a match.
     public static func noValida(_ minutos: String, conProrroga tieneProrroga: Bool?) -> String {
         switch tieneProrroga {

@@ -191,6 +191,32 @@ struct FutbolRealE2ETests {
             ))
     }
 
+    /// `ajustes duracion` chooses how long scripted matches and replays are played; a match
+    /// played for real lasted what it lasted (issue 42: the 2018 final showed «60»).
+    @Test func elAjusteDeDuracionNoReescribeLoJugado() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("importar", Self.datos + "/worldcup-2018.json")
+        #expect(try await escenario.marcador("ajustes", "duracion", "60").codigo == 0)
+        let lista = try #require(
+            json(
+                try await escenario.marcador(
+                    "partidos", "--desde", "2018-07-01", "--hasta", "2018-07-01", "--json",
+                    entorno: ["TZ": "UTC"]
+                ).salida) as? [[String: Any]])
+        // Spain – Russia went to extra time and penalties; Croatia – Denmark too.
+        #expect(lista.map { $0["duracion"] as? Int } == [120, 120], "\(lista)")
+        let final = try await escenario.marcador(
+            "partidos", "--fecha", "2018-07-15", entorno: ["TZ": "UTC"])
+        #expect(
+            final.salida.contains("Terminado      90  4-2       4-2              90"),
+            "\(final.salida)")
+        // A scripted match follows the setting.
+        let guion = try await escenario.marcador("partidos", "--json")
+        let uno = try #require(
+            (json(guion.salida) as? [[String: Any]])?.first { $0["id"] as? Int == 1 })
+        #expect(uno["duracion"] as? Int == 60)
+    }
+
     @Test func laTablaDeUnaLigaYSusVariantes() async throws {
         let escenario = Escenario()
         _ = try await escenario.marcador("importar", Self.datos + "/serie-a-2024-25.json")

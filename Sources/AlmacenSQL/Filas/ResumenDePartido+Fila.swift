@@ -52,7 +52,8 @@ struct LectorDeResumenes {
         msPorMinuto = fila.indice("ms_por_minuto")
     }
 
-    /// One match of the list; `duracionPorDefecto` is the setting, for matches never played.
+    /// One match of the list; `duracionPorDefecto` is the setting, for matches never played
+    /// here nor for real (one with an official result lasted what it lasted).
     func leer(_ fila: some FilaSQL, duracionPorDefecto: Int) throws -> ResumenDePartido {
         let conProrroga = fila.bool(prorroga)
         func marcador(_ local: Int, _ visitante: Int) -> Marcador? {
@@ -67,7 +68,9 @@ struct LectorDeResumenes {
             competicion: fila.nombreOpcional(competicion), fecha: fila.optionalString(fecha),
             hora: fila.optionalString(hora), oficial: oficial.vacio ? nil : oficial,
             estado: .sinEmpezar, minuto: 0, goles: .cero, golesAMano: .cero,
-            duracion: Duracion.segunAjuste(duracionPorDefecto, conProrroga: conProrroga))
+            duracion: oficial.final == nil
+                ? Duracion.segunAjuste(duracionPorDefecto, conProrroga: conProrroga)
+                : Duracion.real(conProrroga: conProrroga))
         resumen.directo = fila.optionalString(directo).flatMap(EstadoEnDirecto.init(rawValue:))
         resumen.minutoDirecto = fila.optionalInt(minutoDirecto)
         guard !fila.isNull(estado) else { return resumen }
