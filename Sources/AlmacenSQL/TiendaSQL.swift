@@ -13,10 +13,13 @@ public struct TiendaSQL<Cola: ColaSQL>: Tienda {
 
     public func ahora() -> Double { cola.ahora() }
 
-    public func reiniciarDatos() throws {
+    @discardableResult
+    public func reiniciarDatos() throws -> (antes: Int, despues: Int) {
         try cola.write { db in
             if let cerrojo = db.dialecto.cerrojoDeSemillas { try db.executeScript(cerrojo) }
+            let antes = try db.scalarInt("SELECT count(*) FROM partido") ?? 0
             try Semillas.cargarDentro(db)
+            return (antes, try db.scalarInt("SELECT count(*) FROM partido") ?? 0)
         }
     }
 

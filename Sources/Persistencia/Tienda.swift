@@ -21,7 +21,9 @@ public protocol Tienda: Sendable {
     var fuentes: any Fuentes { get }
     /// `--reiniciar-datos`: replaces every match, team and player (and what hangs from them)
     /// with the seed, in one write transaction. Settings, channels and the log are kept.
-    func reiniciarDatos() throws
+    /// - Returns: how many matches there were before and how many the seed leaves.
+    @discardableResult
+    func reiniciarDatos() throws -> (antes: Int, despues: Int)
     /// The log; `eco` also writes each line to stderr.
     func registro(eco: Bool) -> any Registro
     /// Log entries, oldest first; the last `limite` of them when given.

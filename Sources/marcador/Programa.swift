@@ -48,11 +48,21 @@ enum Programa {
                         // data as it was (safety.md, §13).
                         try await comando.validarTrasReinicio(en: try actual.ensayoTrasReinicio())
                     }
-                    try actual.tienda().reiniciarDatos()
+                    let (antes, despues) = try actual.tienda().reiniciarDatos()
+                    // What the reset removed is said, with its count: with a command after it,
+                    // on stderr, so the command's own output stays what it is.
+                    let dicho =
+                        "Datos reiniciados en «\(TextoSeguro.limpio(actual.rutaParaMensajes))»: "
+                        + Textos.cuenta(antes, "partido quitado", "partidos quitados")
+                        + " (con sus equipos, ejecuciones y avisos); quedan "
+                        + Textos.cuenta(despues, "partido de ejemplo", "partidos de ejemplo") + "."
+                    if leida.ruta.count == 1 {
+                        terminal.linea(dicho)
+                    } else {
+                        escribirEnStderr("marcador: \(dicho)\n")
+                    }
                 }
                 if globales.reiniciarDatos && leida.ruta.count == 1 {
-                    terminal.linea(
-                        "Datos reiniciados en «\(TextoSeguro.limpio(actual.rutaParaMensajes))».")
                     codigo = .ok
                 } else {
                     codigo = try await comando.ejecutar(en: actual)

@@ -48,7 +48,7 @@ struct TiendaCambiada: Tienda {
     var descripcion: String { base.descripcion }
     func ahora() -> Double { reloj?() ?? base.ahora() }
     func ficheroDeSemilla(_ nombre: String) -> [UInt8]? { nil }
-    func reiniciarDatos() throws { try base.reiniciarDatos() }
+    func reiniciarDatos() throws -> (antes: Int, despues: Int) { try base.reiniciarDatos() }
     var partidos: any PartidosRepositorio { base.partidos }
     var ejecuciones: any Ejecuciones { base.ejecuciones }
     var buzon: any Buzon { buzonPropio ?? base.buzon }

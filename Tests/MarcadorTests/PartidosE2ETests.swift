@@ -121,6 +121,20 @@ struct PartidosE2ETests {
         #expect(reiniciada.salida.contains("Águilas CF"))
         #expect(reiniciada.salida.contains("Rayo FC"))
         #expect(!reiniciada.salida.contains("Otro"))
+        // What it removed is said, with the count (issue 42): on stderr beside a command.
+        #expect(
+            reiniciada.error
+                == "marcador: Datos reiniciados en «\(escenario.db)»: 2 partidos quitados (con sus equipos, ejecuciones y avisos); quedan 3 partidos de ejemplo.\n"
+        )
+        #expect(
+            try await escenario.marcador(
+                "importar", FutbolRealE2ETests.datos + "/worldcup-2018.json"
+            ).codigo == 0)
+        let sola = try await escenario.marcador("--reiniciar-datos")
+        #expect(
+            sola.salida
+                == "Datos reiniciados en «\(escenario.db)»: 67 partidos quitados (con sus equipos, ejecuciones y avisos); quedan 3 partidos de ejemplo.\n"
+        )
     }
 
     @Test func marcadorDBYXDGEligenLaBase() async throws {
