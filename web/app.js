@@ -291,6 +291,7 @@ function iniciarPartido() {
       return elemento;
     }));
     $('sin-goles').hidden = situacion.goles.length > 0;
+    $('sin-goles').textContent = situacion.sinGoles;
     if (antes !== undefined && antes !== situacion.marcador) {
       // The goal moment: the score lights up, and screen readers hear it.
       const marcador = $('marcador');

@@ -15,7 +15,11 @@ struct PantallaJSON: Encodable {
     var golesAMano: String
     var ultimoAviso: String
     /// The script's goals scored so far, in playing order.
-    var goles: [GolDeLaLinea]
+    var goles: [GolDeLaLinea] {
+        didSet { sinGoles = Self.textoSinGoles(goles, marcador: marcador) }
+    }
+    /// What the page says where the list of goals is empty.
+    var sinGoles: String
 
     init(
         partido: Partido, ejecucion: Int?, estado: EstadoDelPartido, minuto: Int, duracion: Int,
@@ -31,9 +35,18 @@ struct PantallaJSON: Encodable {
         self.golesDelGuion = goles.description
         self.golesAMano = golesAMano.description
         self.ultimoAviso = ultimoAviso
-        self.goles =
+        let lista =
             estado == .sinEmpezar
             ? [] : GolDeLaLinea.de(partido, duracion: duracion, hastaElMinuto: minuto)
+        self.goles = lista
+        self.sinGoles = Self.textoSinGoles(lista, marcador: marcador)
+    }
+
+    /// A score without a list of its goals is not «no goals» (issue 42: a 2-2 of a file with
+    /// results only read «Todavía no hay goles.» under the score).
+    static func textoSinGoles(_ goles: [GolDeLaLinea], marcador: String) -> String {
+        goles.isEmpty && marcador != Marcador.cero.description
+            ? "Sin detalle de goles." : "Todavía no hay goles."
     }
 }
 

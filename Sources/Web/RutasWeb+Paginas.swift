@@ -61,6 +61,7 @@ extension RutasWeb {
                 "LOCAL": partido.local.nombre, "VISITANTE": partido.visitante.nombre,
                 "ULTIMO_AVISO": situacion.ultimoAviso, "SITUACION": json,
                 "SIN_GOLES_OCULTO": situacion.goles.isEmpty ? "" : " hidden",
+                "SIN_GOLES": situacion.sinGoles,
                 "SILENCIO": ajustes.sinAvisosEnPrimerPlano ? " checked" : "",
                 "SIGUE_LOCAL": siguiendo.contains(partido.local.nombre) ? "true" : "false",
                 "SIGUE_VISITANTE": siguiendo.contains(partido.visitante.nombre) ? "true" : "false",

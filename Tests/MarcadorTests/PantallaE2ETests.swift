@@ -67,6 +67,31 @@ struct PantallaE2ETests {
         await servidor.parar()
     }
 
+    /// A result without its list of goals says so; a match without goals says there are none
+    /// yet (issue 42: a 2-2 of the Serie A file read «Todavía no hay goles.»).
+    @Test func unResultadoSinListaDeGolesNoDiceQueNoLosHubo() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador(
+            "importar", ImportarE2ETests.datos + "/serie-a-2024-25.json")
+        let salida = try await escenario.marcador(
+            "partidos", "--competicion", "serie a", "--json"
+        ).salida
+        let lista = try #require(
+            try JSONSerialization.jsonObject(with: Data(salida.utf8)) as? [[String: Any]])
+        let conGoles = try #require(
+            lista.first {
+                ($0["marcador"] as? String).map { $0 != "0-0" } == true
+                    && ($0["estado"] as? String) == "terminado"
+            })
+        let id = try #require(conGoles["id"] as? Int)
+        let servidor = try await ServidorDePrueba(escenario: escenario)
+        let pagina = try servidor.get("/partidos/\(id)").texto
+        #expect(pagina.contains("<p id=\"sin-goles\" class=\"nota\">Sin detalle de goles.</p>"))
+        let semilla = try servidor.get("/partidos/1").texto
+        #expect(semilla.contains(">Todavía no hay goles.</p>"))
+        _ = await servidor.parar()
+    }
+
     @Test func losErroresSonPaginasEnEspanolConLasCabeceras() async throws {
         let servidor = try await ServidorDePrueba()
         for (ruta, estado, texto) in [
