@@ -42,6 +42,11 @@ public struct FichaCompleta: Sendable {
     public var goles: [GolDeLaLinea]
     /// Every run, oldest first.
     public var ejecuciones: [EjecucionGuardada]
+
+    /// The official result, once the match is over (`ResumenDePartido.resultadoOficial`).
+    public var resultadoOficial: ResultadoOficial? {
+        resumen.map(\.resultadoOficial) ?? ficha.oficial
+    }
 }
 
 /// One goal of a timeline, with the score it left.

@@ -53,7 +53,7 @@ public struct PartidoJSON: Encodable, Sendable {
         golesDelGuion = resumen.goles.description
         golesAMano = resumen.golesAMano.description
         duracion = resumen.duracion
-        resultadoOficial = resumen.oficial.map(FichaJSON.Oficial.init)
+        resultadoOficial = resumen.resultadoOficial.map(FichaJSON.Oficial.init)
         ejecucion =
             resumen.conEjecucion
             ? EjecucionJSON(
@@ -129,7 +129,7 @@ public struct FichaJSON: Encodable, Sendable {
         marcador = resumen?.marcadorMostrado.description
         inicio = resumen?.saque?.textoLocal
         duracion = resumen?.duracion
-        resultadoOficial = ficha.oficial.map(Oficial.init)
+        resultadoOficial = completa.resultadoOficial.map(Oficial.init)
         goles = completa.goles
         ejecuciones = completa.ejecuciones.map {
             EjecucionJSON(

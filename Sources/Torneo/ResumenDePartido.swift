@@ -58,6 +58,13 @@ public struct ResumenDePartido: Sendable, Hashable {
         !conEjecucion && directo != nil && directo != .terminado
     }
 
+    /// The official result, once the match is over: a match still being played for real (its
+    /// feed says it has not finished) has a score, not a result (issue 42: «Resultado oficial»
+    /// showed mid-match, and did not update).
+    public var resultadoOficial: ResultadoOficial? {
+        directo == nil || directo == .terminado ? oficial : nil
+    }
+
     /// Played for real (an official score) and never replayed here: shown as finished.
     public var jugadoSinRepetir: Bool { !conEjecucion && !enDirecto && oficial?.marcador != nil }
 

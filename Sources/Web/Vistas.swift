@@ -150,7 +150,7 @@ enum Vistas {
         if let saque = Saque(fecha: ficha.ficha.fecha, hora: ficha.ficha.hora) {
             partes.append(saque.textoLocal)
         }
-        if let oficial = ficha.ficha.oficial?.texto {
+        if let oficial = ficha.resultadoOficial?.texto {
             partes.append("Resultado oficial: \(oficial)")
         }
         return partes.map(e).joined(separator: " · ")

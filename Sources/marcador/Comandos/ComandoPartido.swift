@@ -47,7 +47,7 @@ struct ComandoPartido: Comando {
             estado += " (\(resumen.duracion) minutos)"
             t.linea(estado)
         }
-        if let texto = ficha.oficial?.texto { t.linea("Resultado oficial: \(texto)") }
+        if let texto = completa.resultadoOficial?.texto { t.linea("Resultado oficial: \(texto)") }
         t.linea("")
         if completa.goles.isEmpty {
             t.linea(

@@ -84,7 +84,7 @@ struct ComandoPartidos: Comando {
             tabla.anadir([
                 String(resumen.id), resumen.saque?.textoLocal ?? "", resumen.local,
                 resumen.visitante, resumen.textoDeEstado, String(resumen.minutoMostrado),
-                resumen.marcadorMostrado.description, resumen.oficial?.textoCorto ?? "",
+                resumen.marcadorMostrado.description, resumen.resultadoOficial?.textoCorto ?? "",
                 String(resumen.duracion),
             ])
         }
