@@ -92,6 +92,9 @@ public struct TablaDeGrupo: Sendable {
     /// The group (`Group A`); `nil` for a league or a league phase.
     public var grupo: String?
     public var filas: [Clasificacion.Fila]
+    /// Its matches without a result yet (not counted): a table says so rather than look
+    /// complete (issue 42: Serie A's last matchday, missing from the file).
+    public var sinResultado = 0
 }
 
 /// How a competition is played, as its matches tell (import.md).
@@ -211,7 +214,8 @@ extension Nucleo {
             return TablaDeGrupo(
                 grupo: grupo,
                 filas: Clasificacion.calcular(
-                    resultados, equipos: Array(equipos), campo: campo, desempate: desempate))
+                    resultados, equipos: Array(equipos), campo: campo, desempate: desempate),
+                sinResultado: partidos.count - resultados.count)
         }
         var grupos: [String: [FichaDePartido]] = [:]
         for ficha in fichas {

@@ -24,6 +24,13 @@ public enum Frases {
         "Fuente \(citado(nombre)) quitada."
     }
 
+    /// Under a table that does not count every match yet.
+    public static func sinResultado(_ n: Int) -> String {
+        n == 1
+            ? "(1 partido sin resultado todavía: no cuenta.)"
+            : "(\(n) partidos sin resultado todavía: no cuentan.)"
+    }
+
     /// «Jugar» pressed: the match that starts.
     public static func empieza(_ partido: Partido) -> String {
         "El partido \(partido.id) empieza: \(partido.local.nombre) contra \(partido.visitante.nombre)."

@@ -217,7 +217,11 @@ enum Vistas {
                     "<td>\(e(fila.diferenciaConSigno))</td><td><strong>\(fila.puntos)</strong></td>"
                 html += "<td class=\"forma\">\(e(fila.ultimos))</td></tr>"
             }
-            return html + "</tbody></table></div>"
+            html += "</tbody></table></div>"
+            if tabla.sinResultado > 0 {
+                html += "<p class=\"nota\">\(e(Frases.sinResultado(tabla.sinResultado)))</p>"
+            }
+            return html
         }.joined() + "<p class=\"nota\">\(e(regla.texto))</p>"
     }
 

@@ -61,6 +61,8 @@ struct ComandoClasificacion: Comando {
         /// Whose regulations the tie-break is (`nil`: chosen with --desempate, or the general
         /// rule of a competition marcador does not know).
         var reglamento: String?
+        /// Matches of the table without a result yet (not counted).
+        var sinResultado: Int
         var filas: [FilaJSON]
     }
     struct FilaJSON: Encodable {
@@ -82,6 +84,7 @@ struct ComandoClasificacion: Comando {
                             competicion: nombre, formato: formato.rawValue, grupo: tabla.grupo,
                             campo: campo.rawValue, desempate: regla.desempate.rawValue,
                             reglamento: regla.elegida ? nil : regla.reglamento,
+                            sinResultado: tabla.sinResultado,
                             filas: tabla.filas.enumerated().map { posicion, fila in
                                 FilaJSON(
                                     posicion: posicion + 1, equipo: fila.equipo,
@@ -119,6 +122,7 @@ struct ComandoClasificacion: Comando {
                 ])
             }
             t.linea(salida.texto())
+            if tabla.sinResultado > 0 { t.linea(Frases.sinResultado(tabla.sinResultado)) }
         }
         t.linea(regla.texto)
         return .ok
