@@ -35,6 +35,24 @@ public enum ZonaHoraria {
         return (fecha, hora, Int(partes.tm_gmtoff) / 60)
     }
 
+    /// A moment as the stores keep it (`2026-12-04T20:00:17.123Z`, UTC) as the user reads it:
+    /// `2026-12-04 21:00:17` in their zone (issue 42: run and log times were shown in raw UTC).
+    /// Anything else is returned as it is.
+    public static func momentoLocal(_ texto: String) -> String {
+        let partes = texto.split(separator: "T", maxSplits: 1)
+        guard partes.count == 2, let dia = FechaDeCalendario(String(partes[0])) else {
+            return texto
+        }
+        let reloj = partes[1].prefix(8).split(separator: ":")
+        guard reloj.count == 3, let h = Int(reloj[0]), let m = Int(reloj[1]), let s = Int(reloj[2]),
+            (0..<24).contains(h), (0..<60).contains(m), (0..<61).contains(s)
+        else { return texto }
+        let segundos = dia.diasDesde1970 * 86_400 + h * 3_600 + m * 60 + s
+        let local = local(segundos)
+        let resto = ((segundos % 60) + 60) % 60
+        return "\(local.fecha) \(local.hora.reloj):\(resto < 10 ? "0" : "")\(resto)"
+    }
+
     /// Today, in the user's zone.
     public static var hoy: FechaDeCalendario { local(Int(time(nil))).fecha }
 

@@ -31,6 +31,35 @@ struct JugarE2ETests {
         #expect(registro.contains("partido TERMINADO en el minuto 90 (\(codigo.1))"))
     }
 
+    /// Log and run times in the user's zone on the terminal, the stored UTC instant in --json
+    /// (issue 42: they were raw UTC).
+    @Test func losMomentosSeLeenEnLaZonaDelUsuario() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        let json = try await escenario.marcador("registro", "--ultimas", "1", "--json").salida
+        let lista = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let momento = try #require(lista.first?["momento"] as? String)
+        #expect(momento.hasSuffix("Z") && momento.contains("T"))
+        // The same instant, nine hours later in Tokyo (no summer time there).
+        var formato = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        formato.timeZone = TimeZone(identifier: "UTC")!
+        let instante = try Date(momento, strategy: formato)
+        var tokio = Calendar(identifier: .gregorian)
+        tokio.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        let c = tokio.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: instante)
+        func dos(_ n: Int?) -> String { String(format: "%02d", n ?? 0) }
+        let esperado =
+            "\(c.year ?? 0)-\(dos(c.month))-\(dos(c.day)) \(dos(c.hour)):\(dos(c.minute)):\(dos(c.second))"
+        let texto = try await escenario.marcador(
+            "registro", "--ultimas", "1", entorno: ["TZ": "Asia/Tokyo"]
+        ).salida
+        #expect(texto.hasPrefix(esperado + "  "), "\(texto) ≠ \(esperado)")
+        let ficha = try await escenario.marcador("partido", "1", entorno: ["TZ": "Asia/Tokyo"])
+        #expect(!ficha.salida.contains("Z\n"), "\(ficha.salida)")
+    }
+
     @Test func sesentaMinutosTambienAcabanTresADosPorqueElSesentaCuenta() async throws {
         let resultado = try await Escenario().marcador(
             "jugar", "1", "--ms-por-minuto", "0", "--duracion", "60")

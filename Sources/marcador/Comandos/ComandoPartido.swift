@@ -1,4 +1,5 @@
 import Aplicacion
+import Sistema
 import Torneo
 
 /// `marcador partido <id>`: the match card (fans.md).
@@ -77,7 +78,7 @@ struct ComandoPartido: Comando {
                 tabla.anadir([
                     ejecucion.codigo, "\(ejecucion.duracion)", ejecucion.estadoDelPartido.texto,
                     (ejecucion.goles + ejecucion.golesAMano).description,
-                    ejecucion.empezada ?? "",
+                    ejecucion.empezada.map(ZonaHoraria.momentoLocal) ?? "",
                 ])
             }
             t.linea("\nEjecuciones:\n" + tabla.texto { t.resaltar($0, .negrita) })

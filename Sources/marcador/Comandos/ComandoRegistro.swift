@@ -1,4 +1,5 @@
 import Aplicacion
+import Sistema
 import Torneo
 
 /// `marcador registro`: every line the program logged, newest last.
@@ -31,7 +32,9 @@ struct ComandoRegistro: Comando {
             return .ok
         }
         for linea in lineas {
-            let momento = contexto.terminal.resaltar(linea.momento, .gris)
+            // In the user's zone on the terminal; `--json` keeps the stored UTC instant.
+            let momento = contexto.terminal.resaltar(
+                ZonaHoraria.momentoLocal(linea.momento), .gris)
             contexto.terminal.linea("\(momento)  \(TextoSeguro.limpio(linea.linea))")
         }
         return .ok
