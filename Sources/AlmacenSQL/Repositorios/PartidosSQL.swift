@@ -52,17 +52,30 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
         throws -> [Int: [EventoDePartido]]
     {
         var porPartido: [Int: [EventoDePartido]] = [:]
+        // One statement per kind of filter, not one with `?1 IS NULL OR …`: the planners
+        // cannot use an index through such an OR, and one competition's goals were read by
+        // scanning every stored season's (issue 42).
+        let filtro: String
+        let argumentos: [any DatabaseValueConvertible]
+        if let partidoId {
+            (filtro, argumentos) = ("WHERE e.partido_id = ?", [partidoId])
+        } else if let competicion {
+            (filtro, argumentos) = (
+                "WHERE e.partido_id IN (SELECT id FROM partido WHERE competicion = ?)",
+                [competicion]
+            )
+        } else {
+            (filtro, argumentos) = ("", [])
+        }
         let filas = try db.rows(
             """
             SELECT \(Gol.columnas)
             FROM evento e
             JOIN jugador j ON j.id = e.jugador_id
             JOIN equipo eq ON eq.id = j.equipo_id
-            WHERE (CAST(?1 AS BIGINT) IS NULL OR e.partido_id = ?1)
-              AND (CAST(?2 AS TEXT) IS NULL
-                OR e.partido_id IN (SELECT id FROM partido WHERE competicion = ?2))
+            \(filtro)
             ORDER BY e.partido_id, e.orden
-            """, partidoId, competicion
+            """, arguments: argumentos
         ) { fila in (fila.int("partido_id"), EventoDePartido.gol(try Gol(fila: fila))) }
         for (id, evento) in filas { porPartido[id, default: []].append(evento) }
         return porPartido
@@ -207,11 +220,15 @@ extension PartidosSQL {
 extension PartidosSQL {
     public func fichas(competicion: String?, conEventos: Bool) throws -> [FichaDePartido] {
         try queue.read { db in
-            var fichas = try db.rows(
-                """
-                \(Self.consultaDeFichas) WHERE CAST(?1 AS TEXT) IS NULL OR p.competicion = ?1 ORDER BY p.id
-                """, competicion
-            ) { FichaDePartido(fila: $0) }
+            // With the competition, through its index (see `eventos`).
+            var fichas =
+                try competicion.map { competicion in
+                    try db.rows(
+                        "\(Self.consultaDeFichas) WHERE p.competicion = ? ORDER BY p.id",
+                        competicion
+                    ) { FichaDePartido(fila: $0) }
+                }
+                ?? db.rows("\(Self.consultaDeFichas) ORDER BY p.id") { FichaDePartido(fila: $0) }
             if conEventos {
                 let eventos = try Self.eventos(db, partidoId: nil, competicion: competicion)
                 for i in fichas.indices {
