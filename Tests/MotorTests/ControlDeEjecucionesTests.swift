@@ -235,9 +235,7 @@ struct RelojManualTests {
             if giro >= 0 { espera.cancel() }
         }
         // A lost cancellation leaves its sleeper waiting forever: count who ended.
-        for _ in 0..<500 where acabadas.valor < intentos {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        _ = await sondearQue(limite: .seconds(5)) { acabadas.valor == intentos }
         #expect(acabadas.valor == intentos)
     }
 }

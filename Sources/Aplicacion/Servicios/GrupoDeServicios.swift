@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The one runtime of every long-running command (architecture.md; the shape of
 /// swift-service-lifecycle's `ServiceGroup`): runs its services side by side, owns the stopping
 /// signals, and shuts down in one order — the last service added is stopped first and waited

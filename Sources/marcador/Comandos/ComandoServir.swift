@@ -105,14 +105,9 @@ struct ComandoServir: Comando {
         // started (CANCELADO); then the dispatcher gives its leases back.
         grupo.añadir(servicio.reparto)
         grupo.añadir(servicio)
-        let senal: Int32?
-        do {
-            senal = try await grupo.run()
-        } catch {
-            contexto.terminal.linea("Servidor parado.")
-            throw error
-        }
-        contexto.terminal.linea("Servidor parado.")
+        // Said however the group ends, an error included.
+        defer { contexto.terminal.linea("Servidor parado.") }
+        let senal = try await grupo.run()
         return senal.map(CodigoDeSalida.porSenal) ?? .interrumpido
     }
 
