@@ -213,7 +213,11 @@ function iniciarLista() {
     fila.dataset.estado = situacion.estado;
     hora.className = 'hora';
     if (situacion.estado === 'en_juego') {
-      hora.textContent = situacion.minuto + "'";
+      // A break or the shoot-out says so; otherwise the minute, added time included.
+      const pausa = /^(Descanso|Penaltis)/.exec(situacion.estadoTexto || '');
+      hora.textContent = pausa
+        ? pausa[1]
+        : situacion.minuto + (situacion.anadido ? '+' + situacion.anadido : '') + "'";
       hora.classList.add('en-vivo');
     } else if (situacion.estado === 'terminado') {
       hora.textContent = 'Final';
@@ -278,7 +282,8 @@ function iniciarPartido() {
     actual = situacion;
     $('marcador').textContent = situacion.marcador;
     $('estado').textContent = situacion.estadoTexto;
-    $('minuto').textContent = situacion.minuto;
+    $('minuto').textContent =
+      situacion.minuto + (situacion.anadido ? '+' + situacion.anadido : '');
     $('duracion').textContent = situacion.duracion;
     $('ultimo-aviso').textContent = situacion.ultimoAviso;
     goleadores('goleadores-local', 'local', situacion);

@@ -30,6 +30,8 @@ public struct PartidoJSON: Encodable, Sendable {
     public var estado: String
     public var estadoTexto: String
     public var minuto: Int
+    /// The added time of a live match's minute (`45+2`), when there is some.
+    public var anadido: Int?
     public var marcador: String
     /// The latest run's own goals (as in round 2), zero without one.
     public var golesDelGuion: String
@@ -49,10 +51,11 @@ public struct PartidoJSON: Encodable, Sendable {
         estado = resumen.estadoMostrado.clave
         estadoTexto = resumen.textoDeEstado
         minuto = resumen.minutoMostrado
+        anadido = resumen.anadidoMostrado
         marcador = resumen.marcadorMostrado.description
         golesDelGuion = resumen.goles.description
         golesAMano = resumen.golesAMano.description
-        duracion = resumen.duracion
+        duracion = resumen.duracionMostrada
         resultadoOficial = resumen.resultadoOficial.map(FichaJSON.Oficial.init)
         ejecucion =
             resumen.conEjecucion
@@ -72,12 +75,15 @@ public struct FichaJSON: Encodable, Sendable {
         var prorroga: String?
         var penaltis: String?
         var texto: String?
+        /// `3-3 (4-2 pen.)`, `1-2 (pró.)`, `2-1`: as lists and tables write it.
+        var corto: String?
 
         init(_ oficial: ResultadoOficial) {
             final = oficial.final?.description
             prorroga = oficial.prorroga?.description
             penaltis = oficial.penaltis?.description
             texto = oficial.texto
+            corto = oficial.textoCorto
         }
     }
     public struct EjecucionJSON: Encodable, Sendable {
@@ -105,6 +111,7 @@ public struct FichaJSON: Encodable, Sendable {
     var estado: String?
     var estadoTexto: String?
     var minuto: Int?
+    var anadido: Int?
     var marcador: String?
     var duracion: Int?
     var resultadoOficial: Oficial?
@@ -126,9 +133,10 @@ public struct FichaJSON: Encodable, Sendable {
         estado = resumen?.estadoMostrado.clave
         estadoTexto = resumen?.textoDeEstado
         minuto = resumen?.minutoMostrado
+        anadido = resumen?.anadidoMostrado
         marcador = resumen?.marcadorMostrado.description
         inicio = resumen?.saque?.textoLocal
-        duracion = resumen?.duracion
+        duracion = resumen?.duracionMostrada
         resultadoOficial = completa.resultadoOficial.map(Oficial.init)
         goles = completa.goles
         ejecuciones = completa.ejecuciones.map {

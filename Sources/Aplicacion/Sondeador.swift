@@ -299,7 +299,8 @@ public final class Sondeador: Servicio {
             cambiados.append(
                 PartidoSondeado(
                     claveExterna: partido.claveExterna, entrada: entrada, directo: partido.estado,
-                    minuto: partido.minuto, foto: json, avisos: avisos))
+                    minuto: partido.minuto, anadido: partido.anadido, foto: json,
+                    avisos: avisos))
         }
         // Remembered once written (or found equal); a poll that is then not stored leaves a
         // stored snapshot that differs, so the match is compared again next time.
@@ -309,7 +310,7 @@ public final class Sondeador: Servicio {
 
     /// Everything of a feed's match that the snapshot and the stored match depend on.
     static func huella(_ partido: PartidoDelFeed) -> String {
-        var texto = "\(partido.estado.rawValue)|\(partido.minuto ?? -1)|"
+        var texto = "\(partido.estado.rawValue)|\(partido.minuto ?? -1)|\(partido.anadido ?? 0)|"
         texto +=
             "\(partido.marcador?.description ?? "")|\(partido.finalDelPartido?.description ?? "")|"
         texto +=

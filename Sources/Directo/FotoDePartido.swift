@@ -6,9 +6,12 @@ import Torneo
 /// notices for the change, so a process killed before the commit notifies nothing and leaves
 /// the change for the next poll, and one killed after it leaves nothing to notify again.
 public struct FotoDePartido: Sendable, Hashable, Codable {
-    /// A goal standing in the match, as it was notified (an annulment repeats it).
+    /// A goal standing in the match: the identifier it was first notified with, and its facts
+    /// as last notified (a correction updates them, an annulment repeats them).
     public struct GolAvisado: Sendable, Hashable, Codable {
         public var identificador: String
+        /// Its body (`Luis (Rayo FC), minuto 35`): player, team, marks and minute, what a
+        /// feed's goal is matched by before its team and order are.
         public var cuerpo: String
         public var jugador: String
         public var equipo: String
@@ -18,13 +21,17 @@ public struct FotoDePartido: Sendable, Hashable, Codable {
 
     public var estado: EstadoEnDirecto
     public var minuto: Int?
+    /// The shoot-out's tally, once there is one (a snapshot written before it existed reads
+    /// as none).
+    public var penaltis: Marcador?
     public var marcador: Marcador
     public var goles: [GolAvisado]
-    /// Kick-off, half-time and full time already notified (each once per match).
+    /// Kick-off, half-time, extra time, the shoot-out and full time already notified (each
+    /// once per match).
     public var momentos: [TipoDeAviso]
 
     public static let vacia = FotoDePartido(
-        estado: .programado, minuto: nil, marcador: .cero, goles: [], momentos: [])
+        estado: .programado, minuto: nil, penaltis: nil, marcador: .cero, goles: [], momentos: [])
 
     public var json: String {
         let codificador = JSONEncoder()
@@ -44,6 +51,11 @@ extension FotoDePartido.GolAvisado {
         self.init(
             identificador: aviso.identificador, cuerpo: aviso.cuerpo, jugador: aviso.jugador,
             equipo: aviso.equipo, minuto: aviso.minuto, lado: aviso.lado ?? .local)
+    }
+
+    /// Which of the feed's goals it is, by content: the same side and the same body.
+    func esElMismo(que aviso: AvisoDeGol) -> Bool {
+        lado == (aviso.lado ?? .local) && cuerpo == aviso.cuerpo
     }
 
     /// The goal's notice again, to annul it.

@@ -56,8 +56,9 @@ public enum LectorDeFootballData {
             fecha = String(partes[0])
             hora = "\(reloj.reloj) UTC"
         }
-        let estado = Self.estado(texto(valor["status"]) ?? "")
         let puntuacion = valor["score"]
+        let duracion = texto(puntuacion?["duration"]) ?? "REGULAR"
+        let estado = Self.estado(texto(valor["status"]) ?? "", duracion: duracion)
         let penaltis = resultado(puntuacion?["penalties"])
         let total = resultado(puntuacion?["fullTime"])
         // v4's fullTime is every goal of the match, a shoot-out's included: without them it
@@ -68,7 +69,6 @@ public enum LectorDeFootballData {
                 local: max(0, total.local - penaltis.local),
                 visitante: max(0, total.visitante - penaltis.visitante))
         }
-        let duracion = texto(puntuacion?["duration"]) ?? "REGULAR"
         let conProrroga = duracion != "REGULAR"
         var partido = PartidoDelFeed(
             claveExterna: String(id),
@@ -77,11 +77,13 @@ public enum LectorDeFootballData {
             fecha: fecha, hora: hora, ronda: ronda(valor), grupo: grupo(valor["group"]),
             local: local, visitante: visitante, estado: estado, minuto: entero(valor["minute"]),
             marcador: marcador)
+        partido.anadido = entero(valor["injuryTime"]).map { max(0, min(30, $0)) }
+        // The tally of a shoot-out being taken is news as much as its end.
+        partido.penaltis = penaltis
         if estado == .terminado {
             partido.finalDelPartido =
                 conProrroga ? (resultado(puntuacion?["regularTime"]) ?? marcador) : marcador
             partido.trasLaProrroga = conProrroga ? marcador : nil
-            partido.penaltis = penaltis
         }
         if case .lista(let goles)? = valor["goals"] {
             partido.goles = try goles.enumerated().map { i, gol in
@@ -94,14 +96,18 @@ public enum LectorDeFootballData {
         return partido
     }
 
-    /// SCHEDULED/TIMED, IN_PLAY/LIVE/EXTRA_TIME/PENALTY_SHOOTOUT, PAUSED, FINISHED/AWARDED,
-    /// SUSPENDED/POSTPONED/CANCELLED.
-    static func estado(_ texto: String) -> EstadoEnDirecto {
-        switch texto {
-        case "IN_PLAY", "LIVE", "EXTRA_TIME", "PENALTY_SHOOTOUT": .enJuego
-        case "PAUSED": .descanso
-        case "FINISHED", "AWARDED": .terminado
-        case "SUSPENDED", "POSTPONED", "CANCELLED": .suspendido
+    /// SCHEDULED/TIMED, IN_PLAY/LIVE, EXTRA_TIME, PENALTY_SHOOTOUT, PAUSED, FINISHED/AWARDED,
+    /// SUSPENDED/POSTPONED/CANCELLED. A match `IN_PLAY` whose `score.duration` already says
+    /// EXTRA_TIME or PENALTY_SHOOTOUT is in that phase (the provider sets both ways).
+    static func estado(_ texto: String, duracion: String = "REGULAR") -> EstadoEnDirecto {
+        switch (texto, duracion) {
+        case ("EXTRA_TIME", _), ("IN_PLAY", "EXTRA_TIME"), ("LIVE", "EXTRA_TIME"): .prorroga
+        case ("PENALTY_SHOOTOUT", _), ("IN_PLAY", "PENALTY_SHOOTOUT"), ("LIVE", "PENALTY_SHOOTOUT"):
+            .penaltis
+        case ("IN_PLAY", _), ("LIVE", _): .enJuego
+        case ("PAUSED", _): .descanso
+        case ("FINISHED", _), ("AWARDED", _): .terminado
+        case ("SUSPENDED", _), ("POSTPONED", _), ("CANCELLED", _): .suspendido
         default: .programado
         }
     }

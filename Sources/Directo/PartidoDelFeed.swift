@@ -14,12 +14,14 @@ public struct PartidoDelFeed: Sendable, Hashable {
     public var local: String
     public var visitante: String
     public var estado: EstadoEnDirecto
-    /// The minute the feed says is being played, if it says.
+    /// The minute the feed says is being played, if it says, and its added time (`45+2`).
     public var minuto: Int?
+    public var anadido: Int?
     /// The score now (after extra time; not the shoot-out), once there is one.
     public var marcador: Marcador?
     public var finalDelPartido: Marcador?
     public var trasLaProrroga: Marcador?
+    /// The shoot-out's tally: live while it is taken, final once the match is over.
     public var penaltis: Marcador?
     /// The goals, in playing order, when the feed lists them (football-data's free plan does
     /// not: then only the score tells).

@@ -76,14 +76,17 @@ public struct PartidoSondeado: Sendable {
     public var entrada: EntradaDeImportacion
     public var directo: EstadoEnDirecto
     public var minuto: Int?
+    /// The added time of that minute (`45+2`), if the feed says.
+    public var anadido: Int?
     public var foto: String
     /// Their `partidoId` is the store's to fill in (a match seen for the first time has none).
     public var avisos: [AvisoDeGol]
 
     public init(
         claveExterna: String, entrada: EntradaDeImportacion, directo: EstadoEnDirecto,
-        minuto: Int?, foto: String, avisos: [AvisoDeGol]
+        minuto: Int?, anadido: Int? = nil, foto: String, avisos: [AvisoDeGol]
     ) {
+        self.anadido = anadido
         self.claveExterna = claveExterna
         self.entrada = entrada
         self.directo = directo

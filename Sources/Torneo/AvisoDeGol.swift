@@ -95,6 +95,14 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         return aviso
     }
 
+    /// The same notice under another identifier (a live goal whose own one a standing goal
+    /// already holds).
+    public func conIdentificador(_ identificador: String) -> AvisoDeGol {
+        var aviso = self
+        aviso.identificador = identificador
+        return aviso
+    }
+
     /// The same notice of live match `seguimiento`, stored as match `partido`.
     public func deSeguimiento(_ seguimiento: Int, partido: Int) -> AvisoDeGol {
         var aviso = self
@@ -109,6 +117,9 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public static let tituloDeInicio = "Empieza el partido"
     public static let tituloDeDescanso = "Descanso"
     public static let tituloDeFinal = "Final del partido"
+    public static let tituloDeCorregido = "Gol corregido"
+    public static let tituloDeProrroga = "Prórroga"
+    public static let tituloDePenaltis = "Penaltis"
 
     /// The annulment of `gol` (directo.md): «Gol anulado», body `Gol anulado: Luis (Rayo FC),
     /// minuto 35`, under the goal's identifier, with the score it leaves.
@@ -118,6 +129,19 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         aviso.titulo = tituloDeAnulado
         aviso.cuerpo = "Gol anulado: " + gol.cuerpo.replacingPrefix("Gol de ", with: "")
         aviso.marcador = marcador
+        aviso.adjunto = nil
+        return aviso
+    }
+
+    /// The correction of a goal already notified (contract.md: a goal keeps its identity): a
+    /// new scorer, minute or mark. «Gol corregido», the body in the goal's own format with the
+    /// corrected facts, under the identifier `primero` the goal was first notified with, so it
+    /// replaces that alert downstream instead of taking the goal away and giving it back.
+    public static func correccion(de primero: String, ahora gol: AvisoDeGol) -> AvisoDeGol {
+        var aviso = gol
+        aviso.tipo = .corregido
+        aviso.titulo = tituloDeCorregido
+        aviso.identificador = primero
         aviso.adjunto = nil
         return aviso
     }
@@ -136,16 +160,22 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         return aviso
     }
 
-    /// Kick-off, half-time or full time of a live match.
+    /// Kick-off, half-time, extra time, the shoot-out or full time of a live match. The
+    /// full-time body says how it was decided (`Argentina 3-3 France (4-2 pen.)`,
+    /// `Spain 1-2 Russia (pró.)`): `desenlace` is `ResultadoOficial.desenlace`'s mark.
     public static func momento(
         _ tipo: TipoDeAviso, local: String, visitante: String, partidoId: Int,
-        minuto: MinutoDeJuego, marcador: Marcador
+        minuto: MinutoDeJuego, marcador: Marcador, desenlace: String? = nil
     ) -> AvisoDeGol {
+        let resultado = "\(local) \(marcador) \(visitante)"
         let (titulo, cuerpo): (String, String) =
             switch tipo {
             case .inicio: (tituloDeInicio, "\(local) – \(visitante)")
-            case .descanso: (tituloDeDescanso, "\(local) \(marcador) \(visitante)")
-            default: (tituloDeFinal, "\(local) \(marcador) \(visitante)")
+            case .descanso: (tituloDeDescanso, resultado)
+            case .prorroga: (tituloDeProrroga, resultado)
+            case .penaltis: (tituloDePenaltis, resultado)
+            default:
+                (tituloDeFinal, [resultado, desenlace].compactMap { $0 }.joined(separator: " "))
             }
         var aviso = AvisoDeGol(
             identificador: tipo.rawValue, titulo: titulo, cuerpo: cuerpo, partidoId: partidoId,
@@ -228,18 +258,27 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
 public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
     case gol
     case prueba
-    /// A goal of a live feed taken back (VAR, a correction): same identifier as the goal.
+    /// A goal of a live feed taken back (VAR): same identifier as the goal.
     case anulado
+    /// A goal of a live feed whose scorer, minute or marks changed: same identifier as the
+    /// goal as it was first notified.
+    case corregido
     /// A live match kicked off, went in at half-time, ended.
     case inicio
     case descanso
+    /// A live match went to extra time, then to a shoot-out.
+    case prorroga
+    case penaltis
     case final
 
     /// The kind a channel chooses with `--avisar`; a test is not chosen, it always goes.
     public var clase: ClaseDeAviso? {
         switch self {
-        case .gol: .goles
+        // A correction goes where its goal went: it replaces that alert.
+        case .gol, .corregido: .goles
         case .anulado: .anulados
+        // The breaks before extra time and before the shoot-out, like half-time.
+        case .prorroga, .penaltis: .descanso
         case .inicio: .inicio
         case .descanso: .descanso
         case .final: .final

@@ -64,15 +64,21 @@ public struct ResultadoOficial: Sendable, Hashable, Codable {
         return partes.isEmpty ? nil : partes.joined(separator: ", ")
     }
 
-    /// For a table's cell: `2-1`, `2-1 pró.`, `1-1 pró., 4-2 pen.`.
+    /// How it was decided, when not in the 90 minutes: `(4-2 pen.)` after a shoot-out (with or
+    /// without extra time before it), `(pró.)` after extra time; `nil` otherwise. One home for
+    /// the mark every list, card, table and full-time alert puts after a score.
+    public var desenlace: String? {
+        Self.desenlace(prorroga: prorroga != nil, penaltis: penaltis)
+    }
+
+    public static func desenlace(prorroga: Bool, penaltis: Marcador?) -> String? {
+        if let penaltis { return "(\(penaltis) pen.)" }
+        return prorroga ? "(pró.)" : nil
+    }
+
+    /// For a list's or a table's cell: `2-1`, `1-2 (pró.)`, `3-3 (4-2 pen.)`.
     public var textoCorto: String? {
-        var partes: [String] = []
-        if let prorroga {
-            partes.append("\(prorroga) pró.")
-        } else if let final {
-            partes.append(final.description)
-        }
-        if let penaltis { partes.append("\(penaltis) pen.") }
-        return partes.isEmpty ? nil : partes.joined(separator: ", ")
+        guard let marcador else { return penaltis.map { "(\($0) pen.)" } }
+        return [marcador.description, desenlace].compactMap { $0 }.joined(separator: " ")
     }
 }

@@ -15,6 +15,8 @@ public struct ResumenDePartido: Sendable, Hashable {
     /// Followed live (`marcador directo`): where it stands and its minute, as its feed says.
     public var directo: EstadoEnDirecto?
     public var minutoDirecto: Int?
+    /// Its added time (`45+2`), 0 when the feed gives none.
+    public var anadidoDirecto = 0
     /// The latest run's state (`sinEmpezar` without one).
     public var estado: EstadoDelPartido
     public var minuto: Int
@@ -73,7 +75,7 @@ public struct ResumenDePartido: Sendable, Hashable {
 
     public var estadoMostrado: EstadoDelPartido {
         if enDirecto, let directo {
-            return directo == .enJuego || directo == .descanso ? .enJuego : .sinEmpezar
+            return directo.empezado ? .enJuego : .sinEmpezar
         }
         return jugadoSinRepetir ? .terminado : estado
     }
@@ -81,7 +83,13 @@ public struct ResumenDePartido: Sendable, Hashable {
     /// `Terminado` (the official result), `Partido terminado (repetición)`, `En juego`,
     /// `Descanso`…
     public var textoDeEstado: String {
-        if enDirecto, let directo { return directo.texto }
+        if enDirecto, let directo {
+            // The shoot-out's tally, kick by kick (contract.md: shown live).
+            if directo == .penaltis, let tanda = oficial?.penaltis {
+                return "\(directo.texto) (\(tanda))"
+            }
+            return directo.texto
+        }
         if jugadoSinRepetir { return "Terminado" }
         return esRepeticion ? "\(estado.texto) (repetición)" : estado.texto
     }
@@ -93,5 +101,23 @@ public struct ResumenDePartido: Sendable, Hashable {
     public var minutoMostrado: Int {
         if enDirecto { return minutoDirecto ?? 0 }
         return jugadoSinRepetir ? duracion : minuto
+    }
+
+    /// The minute as football writes it: `45+2` while a live match is in added time.
+    public var minutoDeJuegoMostrado: MinutoDeJuego {
+        MinutoDeJuego(minutoMostrado, anadido: enDirecto ? anadidoDirecto : 0)
+    }
+
+    /// The added time to show after the minute, if any (JSON leaves the key out otherwise).
+    public var anadidoMostrado: Int? {
+        minutoDeJuegoMostrado.anadido > 0 ? minutoDeJuegoMostrado.anadido : nil
+    }
+
+    /// What the minute is out of: a live match in extra time or its shoot-out is played to
+    /// 120 (`105 de 120`), whatever its stored duration says before the feed tells the end.
+    public var duracionMostrada: Int {
+        guard enDirecto, let directo else { return duracion }
+        return directo.trasLosNoventa || (minutoDirecto ?? 0) > Duracion.porDefecto
+            ? Duracion.conProrroga : duracion
     }
 }

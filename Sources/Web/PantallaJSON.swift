@@ -9,6 +9,8 @@ struct PantallaJSON: Encodable {
     var estado: String
     var estadoTexto: String
     var minuto: Int
+    /// The added time of a live match's minute (`45+2`), when there is some.
+    var anadido: Int?
     var duracion: Int
     var marcador: String
     var golesDelGuion: String
@@ -30,6 +32,7 @@ struct PantallaJSON: Encodable {
         self.estado = estado.clave
         self.estadoTexto = estado.texto
         self.minuto = minuto
+        self.anadido = nil
         self.duracion = duracion
         self.marcador = (goles + golesAMano).description
         self.golesDelGuion = goles.description

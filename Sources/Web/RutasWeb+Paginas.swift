@@ -129,9 +129,12 @@ extension RutasWeb {
         // Played for real, or being played: the whole script so far, the official score.
         var situacion = PantallaJSON(
             partido: partido, ejecucion: nil, estado: resumen.estadoMostrado,
-            minuto: resumen.minutoMostrado, duracion: resumen.duracion,
+            minuto: resumen.minutoMostrado, duracion: resumen.duracionMostrada,
             goles: resumen.marcadorMostrado, golesAMano: .cero, ultimoAviso: "ninguno")
-        situacion.estadoTexto = resumen.textoDeEstado
+        situacion.anadido = resumen.anadidoMostrado
+        // How it was decided, beside «Terminado»: `Terminado (4-2 pen.)`.
+        situacion.estadoTexto = [resumen.textoDeEstado, resumen.resultadoOficial?.desenlace]
+            .compactMap { $0 }.joined(separator: " ")
         situacion.goles = GolDeLaLinea.de(partido)
         return situacion
     }

@@ -53,9 +53,13 @@ enum Vistas {
     static func fila(_ partido: ResumenDePartido) -> String {
         let estado = partido.estadoMostrado
         let (insignia, clase) = insigniaDeFila(partido)
+        // A result decided after the 90 minutes says how: `3-3 (4-2 pen.)`.
+        let desenlace = partido.jugadoSinRepetir ? partido.resultadoOficial?.desenlace : nil
         let marcador =
             estado == .sinEmpezar && !partido.conEjecucion
-            ? "" : partido.marcadorMostrado.description
+            ? ""
+            : ([partido.marcadorMostrado.description, desenlace].compactMap { $0 }
+                .joined(separator: " "))
         return """
             <li id="partido-\(partido.id)" data-estado="\(estado.clave)"><a href="/partidos/\(partido.id)">\
             <span class="hora \(clase)">\(e(insignia))</span>\
@@ -70,10 +74,12 @@ enum Vistas {
     static func insigniaDeFila(_ partido: ResumenDePartido) -> (String, String) {
         switch partido.estadoMostrado {
         case .enJuego:
-            if partido.directo == .descanso && !partido.conEjecucion {
-                return ("Descanso", "en-vivo")
+            if let directo = partido.directo, directo == .descanso || directo == .penaltis,
+                !partido.conEjecucion
+            {
+                return (directo.texto, "en-vivo")
             }
-            return ("\(partido.minutoMostrado)'", "en-vivo")
+            return ("\(partido.minutoDeJuegoMostrado)'", "en-vivo")
         case .terminado: return ("Final", "final")
         case .cancelado: return ("Cancelado", "parado")
         case .interrumpido: return ("Parado", "parado")
@@ -115,7 +121,7 @@ enum Vistas {
             <div class="centro">\
             <p id="marcador" class="marcador">\(e(situacion.marcador))</p>\
             <p id="estado" class="estado">\(e(situacion.estadoTexto))</p>\
-            <p class="minuto">Minuto <span id="minuto">\(situacion.minuto)</span> de <span id="duracion">\(situacion.duracion)</span></p>\
+            <p class="minuto">Minuto <span id="minuto">\(situacion.minuto)\(situacion.anadido.map { "+\($0)" } ?? "")</span> de <span id="duracion">\(situacion.duracion)</span></p>\
             </div>\
             <div class="lado">\
             <p class="equipo" id="visitante">\(e(partido.visitante.nombre))</p>\

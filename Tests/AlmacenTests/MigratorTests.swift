@@ -90,7 +90,7 @@ struct MigratorTests {
             INSERT INTO poda (id, ultima) VALUES (1, 1234.5);
             PRAGMA user_version = 14;
             """)
-        #expect(try Migrator().migrate(db) == [15, 16, 17])
+        #expect(try Migrator().migrate(db) == Array(15...Migrator().latestVersion))
         #expect(try db.scalarInt("PRAGMA user_version") == Migrator().latestVersion)
         #expect(try db.scalarString("SELECT CAST(ultima AS TEXT) FROM poda") == "1234.5")
         #expect(try db.scalarInt("SELECT count(*) FROM poda") == 1)
@@ -170,7 +170,7 @@ struct MigratorTests {
                     hora TEXT, grupo TEXT, estadio TEXT, ft_local INTEGER, ft_visitante INTEGER,
                     et_local INTEGER, et_visitante INTEGER, penaltis_local INTEGER,
                     penaltis_visitante INTEGER, con_guion INTEGER NOT NULL DEFAULT 1, clave TEXT,
-                    inicio INTEGER, directo TEXT, minuto_directo INTEGER
+                    inicio INTEGER, directo TEXT, minuto_directo INTEGER, anadido_directo INTEGER
                 );
                 INSERT INTO partido_nuevo SELECT * FROM partido;
                 DROP TABLE partido;

@@ -58,6 +58,149 @@ struct ComparadorTests {
             ])
     }
 
+    func gol(_ minuto: MinutoDeJuego, _ nombre: String, _ lado: Lado, penalti: Bool = false)
+        -> Gol
+    {
+        Gol(
+            minuto: minuto,
+            jugador: Jugador(nombre, de: Equipo(lado == .local ? "Rayo FC" : "Toros")),
+            lado: lado, penalti: penalti)
+    }
+
+    /// The notices of a sequence as `tipo identificador: titulo | cuerpo`.
+    func completos(_ respuestas: [PartidoDelFeed]) -> [String] {
+        var foto: FotoDePartido?
+        var textos: [String] = []
+        for respuesta in respuestas {
+            let (nueva, avisos) = Comparador.comparar(
+                anterior: foto, con: respuesta, partidoId: 7, minutoEstimado: 50)
+            foto = FotoDePartido.leer(nueva.json)
+            textos += avisos.map {
+                "\($0.tipo.rawValue) \($0.identificador): \($0.titulo) | \($0.cuerpo)"
+            }
+        }
+        return textos
+    }
+
+    /// contract.md, a goal keeps its identity: Griezmann → Morata, 20' → 19', 90' → 90+3' are
+    /// corrections under the first identifier, never an annulment and a second goal.
+    @Test func unaCorreccionReemplazaElAvisoDelGolBajoSuPrimerIdentificador() {
+        let uno = Marcador(local: 1, visitante: 0)
+        let dos = Marcador(local: 1, visitante: 1)
+        #expect(
+            completos([
+                partido(.enJuego, .cero, goles: []),
+                partido(.enJuego, uno, goles: [gol(MinutoDeJuego(20), "Griezmann", .local)]),
+                partido(.enJuego, uno, goles: [gol(MinutoDeJuego(20), "Morata", .local)]),
+                partido(.enJuego, uno, goles: [gol(MinutoDeJuego(19), "Morata", .local)]),
+                // The same answer again: nothing new.
+                partido(.enJuego, uno, goles: [gol(MinutoDeJuego(19), "Morata", .local)]),
+                partido(
+                    .enJuego, dos,
+                    goles: [
+                        gol(MinutoDeJuego(19), "Morata", .local),
+                        gol(MinutoDeJuego(90), "Iván", .visitante),
+                    ]),
+                partido(
+                    .enJuego, dos,
+                    goles: [
+                        gol(MinutoDeJuego(19), "Morata", .local),
+                        gol(MinutoDeJuego(90, anadido: 3), "Iván", .visitante, penalti: true),
+                    ]),
+            ]) == [
+                "inicio inicio: Empieza el partido | Rayo FC – Toros",
+                "gol gol-20-Griezmann: ¡Gol! | Griezmann (Rayo FC), minuto 20",
+                "corregido gol-20-Griezmann: Gol corregido | Morata (Rayo FC), minuto 20",
+                "corregido gol-20-Griezmann: Gol corregido | Morata (Rayo FC), minuto 19",
+                "gol gol-90-Iván: ¡Gol! | Iván (Toros), minuto 90",
+                "corregido gol-90-Iván: Gol corregido | Iván (Toros, de penalti), minuto 90+3",
+            ])
+    }
+
+    /// Only a goal that disappears is annulled, even when a later goal stays.
+    @Test func unGolAnuladoDespuesDeOtroPosteriorSoloAnulaEse() {
+        let primero = gol(MinutoDeJuego(20), "Luis", .local)
+        let segundo = gol(MinutoDeJuego(60), "Iván", .visitante)
+        let tercero = gol(MinutoDeJuego(70), "Ana", .local)
+        #expect(
+            completos([
+                partido(.enJuego, .cero, goles: []),
+                partido(.enJuego, Marcador(local: 1, visitante: 1), goles: [primero, segundo]),
+                partido(.enJuego, Marcador(local: 0, visitante: 1), goles: [segundo]),
+                partido(.enJuego, Marcador(local: 1, visitante: 1), goles: [segundo, tercero]),
+            ]) == [
+                "inicio inicio: Empieza el partido | Rayo FC – Toros",
+                "gol gol-20-Luis: ¡Gol! | Luis (Rayo FC), minuto 20",
+                "gol gol-60-Iván: ¡Gol! | Iván (Toros), minuto 60",
+                "anulado gol-20-Luis: Gol anulado | Gol anulado: Luis (Rayo FC), minuto 20",
+                "gol gol-70-Ana: ¡Gol! | Ana (Rayo FC), minuto 70",
+            ])
+    }
+
+    /// A goal listed later with the identifier a corrected goal still holds gets its own.
+    @Test func unGolNuevoNuncaTomaElIdentificadorDeOtro() {
+        let uno = Marcador(local: 1, visitante: 0)
+        let avisos = completos([
+            partido(.enJuego, .cero, goles: []),
+            partido(.enJuego, uno, goles: [gol(MinutoDeJuego(20), "Luis", .local)]),
+            partido(.enJuego, uno, goles: [gol(MinutoDeJuego(21), "Luis", .local)]),
+            partido(
+                .enJuego, Marcador(local: 2, visitante: 0),
+                goles: [
+                    gol(MinutoDeJuego(20), "Luis", .local), gol(MinutoDeJuego(21), "Luis", .local),
+                ]),
+        ])
+        #expect(avisos.last == "gol gol-20-Luis-2: ¡Gol! | Luis (Rayo FC), minuto 20")
+    }
+
+    /// contract.md, extra time and the shoot-out: their states, alerts, and a full-time alert
+    /// that says how the match was decided.
+    @Test func laProrrogaYLosPenaltisSeAvisanYElFinalDiceComoSeDecidio() {
+        var penaltis = partido(.penaltis, Marcador(local: 3, visitante: 3), minuto: 120)
+        penaltis.penaltis = Marcador(local: 1, visitante: 0)
+        var final = partido(.terminado, Marcador(local: 3, visitante: 3), minuto: 120)
+        final.penaltis = Marcador(local: 4, visitante: 2)
+        final.trasLaProrroga = Marcador(local: 3, visitante: 3)
+        final.finalDelPartido = Marcador(local: 2, visitante: 2)
+        #expect(
+            avisos([
+                partido(.enJuego, Marcador(local: 2, visitante: 2), minuto: 88),
+                partido(.prorroga, Marcador(local: 2, visitante: 2), minuto: 91),
+                partido(.prorroga, Marcador(local: 3, visitante: 3), minuto: 118),
+                penaltis, final,
+            ]).filter { !$0.hasPrefix("gol") && !$0.hasPrefix("inicio") } == [
+                "prorroga: Rayo FC 2-2 Toros", "penaltis: Rayo FC 3-3 Toros",
+                "final: Rayo FC 3-3 Toros (4-2 pen.)",
+            ])
+        var tras = partido(.terminado, Marcador(local: 1, visitante: 2), minuto: 120)
+        tras.trasLaProrroga = Marcador(local: 1, visitante: 2)
+        #expect(
+            avisos([partido(.enJuego, Marcador(local: 1, visitante: 1), minuto: 80), tras])
+                .last == "final: Rayo FC 1-2 Toros (pró.)")
+        // Extra time seen live says so at the end too, even if the feed never says it.
+        #expect(
+            avisos([
+                partido(.prorroga, Marcador(local: 1, visitante: 1), minuto: 95),
+                partido(.terminado, Marcador(local: 1, visitante: 2), minuto: 120),
+            ]).last == "final: Rayo FC 1-2 Toros (pró.)")
+    }
+
+    /// A poll that spans the end of the 90 minutes and the start of extra time says both in
+    /// the order they happened: a goal in added time, extra time, a goal in it.
+    @Test func laProrrogaVaEntreLosGolesDeAntesYLosDeDespues() {
+        let tarde = gol(MinutoDeJuego(90, anadido: 2), "Luis", .local)
+        let prorroga = gol(MinutoDeJuego(95), "Iván", .visitante)
+        #expect(
+            completos([
+                partido(.enJuego, .cero, goles: [], minuto: 85),
+                partido(.prorroga, Marcador(local: 1, visitante: 1), goles: [tarde, prorroga]),
+            ]).dropFirst() == [
+                "gol gol-90+2-Luis: ¡Gol! | Luis (Rayo FC), minuto 90+2",
+                "prorroga prorroga: Prórroga | Rayo FC 1-0 Toros",
+                "gol gol-95-Iván: ¡Gol! | Iván (Toros), minuto 95",
+            ])
+    }
+
     @Test func laAnulacionLlevaElIdentificadorDelGolYElMarcadorQueDeja() {
         let luis = gol(35, "Luis", .local)
         let (foto, _) = Comparador.comparar(
@@ -254,9 +397,16 @@ struct LectorDeFootballDataTests {
     @Test(arguments: [
         ("SCHEDULED", EstadoEnDirecto.programado), ("TIMED", .programado), ("IN_PLAY", .enJuego),
         ("PAUSED", .descanso), ("FINISHED", .terminado), ("POSTPONED", .suspendido),
-        ("EXTRA_TIME", .enJuego), ("AWARDED", .terminado),
+        ("EXTRA_TIME", .prorroga), ("PENALTY_SHOOTOUT", .penaltis), ("AWARDED", .terminado),
     ])
     func losEstadosDeLaAPI(texto: String, estado: EstadoEnDirecto) {
         #expect(LectorDeFootballData.estado(texto) == estado)
+    }
+
+    @Test func enJuegoConLaDuracionDeLaProrrogaEsProrroga() {
+        #expect(LectorDeFootballData.estado("IN_PLAY", duracion: "EXTRA_TIME") == .prorroga)
+        #expect(LectorDeFootballData.estado("IN_PLAY", duracion: "PENALTY_SHOOTOUT") == .penaltis)
+        #expect(LectorDeFootballData.estado("PAUSED", duracion: "EXTRA_TIME") == .descanso)
+        #expect(LectorDeFootballData.estado("FINISHED", duracion: "PENALTY_SHOOTOUT") == .terminado)
     }
 }

@@ -6,7 +6,7 @@ import Torneo
 struct LectorDeResumenes {
     let id, local, visitante, competicion, prorroga, fecha, hora: Int
     let ftLocal, ftVisitante, etLocal, etVisitante, penaltisLocal, penaltisVisitante: Int
-    let directo, minutoDirecto: Int
+    let directo, minutoDirecto, anadidoDirecto: Int
     let estado, minuto, golesLocal, golesVisitante, manoLocal, manoVisitante, duracion: Int
     let pid, pidInicio, anfitrion, latidoHace, msPorMinuto: Int
 
@@ -15,7 +15,7 @@ struct LectorDeResumenes {
         """
         p.id, l.nombre AS local, v.nombre AS visitante, p.competicion, p.prorroga, p.fecha,
         p.hora, p.ft_local, p.ft_visitante, p.et_local, p.et_visitante, p.penaltis_local,
-        p.penaltis_visitante, p.directo, p.minuto_directo,
+        p.penaltis_visitante, p.directo, p.minuto_directo, p.anadido_directo,
         e.estado, e.minuto, e.goles_local, e.goles_visitante, e.mano_local, e.mano_visitante,
         e.duracion, e.pid, e.pid_inicio, e.anfitrion,
         \(dialecto.segundosDesde("e.latido")) AS latido_hace, e.ms_por_minuto
@@ -38,6 +38,7 @@ struct LectorDeResumenes {
         penaltisVisitante = fila.indice("penaltis_visitante")
         directo = fila.indice("directo")
         minutoDirecto = fila.indice("minuto_directo")
+        anadidoDirecto = fila.indice("anadido_directo")
         estado = fila.indice("estado")
         minuto = fila.indice("minuto")
         golesLocal = fila.indice("goles_local")
@@ -73,6 +74,7 @@ struct LectorDeResumenes {
                 : Duracion.real(conProrroga: conProrroga))
         resumen.directo = fila.optionalString(directo).flatMap(EstadoEnDirecto.init(rawValue:))
         resumen.minutoDirecto = fila.optionalInt(minutoDirecto)
+        resumen.anadidoDirecto = fila.optionalInt(anadidoDirecto) ?? 0
         guard !fila.isNull(estado) else { return resumen }
         resumen.conEjecucion = true
         let almacenado: EjecucionGuardada.Estado = try fila.almacenado(

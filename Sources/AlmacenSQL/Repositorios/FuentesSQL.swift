@@ -166,8 +166,8 @@ public struct FuentesSQL<Cola: ColaSQL>: Fuentes {
             partido = try ImportacionSQL<Cola>.insertar(entrada, db)
         }
         try db.execute(
-            "UPDATE partido SET directo = ?, minuto_directo = ? WHERE id = ?",
-            sondeado.directo.rawValue, sondeado.minuto, partido)
+            "UPDATE partido SET directo = ?, minuto_directo = ?, anadido_directo = ? WHERE id = ?",
+            sondeado.directo.rawValue, sondeado.minuto, sondeado.anadido, partido)
         let seguimiento = try db.scalarInt(
             """
             INSERT INTO seguimiento (fuente_id, clave_externa, partido_id, foto) VALUES (?1, ?2, ?3, ?4)

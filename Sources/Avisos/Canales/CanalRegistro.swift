@@ -16,10 +16,11 @@ public struct CanalRegistro: Notificador {
 
     static func linea(_ aviso: AvisoDeGol) -> String {
         switch aviso.tipo {
-        case .gol, .anulado:
+        case .gol, .anulado, .corregido:
             "notificación «\(aviso.titulo)» enviada: "
                 + "\(aviso.jugador.isEmpty ? aviso.equipo : aviso.jugador), minuto \(aviso.minuto)"
-        case .inicio, .descanso, .final: "notificación «\(aviso.titulo)» enviada: \(aviso.cuerpo)"
+        case .inicio, .descanso, .prorroga, .penaltis, .final:
+            "notificación «\(aviso.titulo)» enviada: \(aviso.cuerpo)"
         case .prueba: "notificación «\(aviso.titulo)» enviada"
         }
     }

@@ -31,8 +31,8 @@ public struct CanalWebhook: Notificador {
         var marcador: String
         var adjunto: String?
         var adjuntoTipo: String?
-        /// `gol`, `anulado` (same identifier and key as its goal: it replaces the alert),
-        /// `inicio`, `descanso`, `final`, `prueba`.
+        /// `gol`, `anulado` and `corregido` (same identifier and key as the goal: they replace
+        /// its alert), `inicio`, `descanso`, `prorroga`, `penaltis`, `final`, `prueba`.
         var tipo: String
         /// Present, and true, in the channel's quiet hours.
         var tranquilo: Bool?

@@ -42,10 +42,15 @@ struct ComandoPartido: Comando {
         if let resumen {
             var estado = "Estado: \(resumen.textoDeEstado) · \(partido.local.nombre.limpio) "
             estado += "\(resumen.marcadorMostrado) \(partido.visitante.nombre.limpio)"
+            if resumen.jugadoSinRepetir, let desenlace = resumen.resultadoOficial?.desenlace {
+                estado += " \(desenlace)"
+            }
             if resumen.conEjecucion && resumen.estado != .sinEmpezar {
                 estado += " · minuto \(resumen.minuto)"
+            } else if resumen.enDirecto && resumen.estadoMostrado == .enJuego {
+                estado += " · minuto \(resumen.minutoDeJuegoMostrado)"
             }
-            estado += " (\(resumen.duracion) minutos)"
+            estado += " (\(resumen.duracionMostrada) minutos)"
             t.linea(estado)
         }
         if let texto = completa.resultadoOficial?.texto { t.linea("Resultado oficial: \(texto)") }

@@ -83,9 +83,10 @@ struct ComandoPartidos: Comando {
         try nucleo.recorrerPartidos(filtro) { resumen in
             tabla.anadir([
                 String(resumen.id), resumen.saque?.textoLocal ?? "", resumen.local,
-                resumen.visitante, resumen.textoDeEstado, String(resumen.minutoMostrado),
+                resumen.visitante, resumen.textoDeEstado,
+                resumen.minutoDeJuegoMostrado.description,
                 resumen.marcadorMostrado.description, resumen.resultadoOficial?.textoCorto ?? "",
-                String(resumen.duracion),
+                String(resumen.duracionMostrada),
             ])
         }
         if tabla.estaVacia {
