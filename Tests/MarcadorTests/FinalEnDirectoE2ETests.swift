@@ -1,0 +1,212 @@
+import ApoyoDePruebas
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The 2022 World Cup final as football-data.org v4 told it, replayed by a loopback stand-in
+/// (contract.md: a goal keeps its identity; extra time and the shoot-out): a scorer corrected,
+/// added time, two goals in a poll, extra time, the shoot-out with its tally, and a full-time
+/// alert that says how it was decided — checked alert by alert on `registro` and a webhook,
+/// and on what `partido --json` shows at each step.
+@Suite("marcador directo: una final con prórroga y penaltis (binario)")
+struct FinalEnDirectoE2ETests {
+    typealias GolDelFeed = (minuto: Int, nombre: String, local: Bool, tipo: String)
+
+    static func final(
+        _ estado: String, minuto: Int? = nil, anadido: Int? = nil, duracion: String = "REGULAR",
+        goles: [GolDelFeed] = [], penaltis: (Int, Int)? = nil
+    ) -> Data {
+        let local = goles.filter(\.local).count
+        let visitante = goles.count - local
+        var marcador: [String: Any] = [
+            "winner": NSNull(), "duration": duracion,
+            // v4's fullTime counts the shoot-out's goals too.
+            "fullTime": estado == "TIMED"
+                ? ["home": NSNull(), "away": NSNull()]
+                : ["home": local + (penaltis?.0 ?? 0), "away": visitante + (penaltis?.1 ?? 0)],
+        ]
+        if let penaltis { marcador["penalties"] = ["home": penaltis.0, "away": penaltis.1] }
+        if estado == "FINISHED" && duracion != "REGULAR" {
+            marcador["regularTime"] = [
+                "home": goles.filter { $0.local && $0.minuto <= 90 }.count,
+                "away": goles.filter { !$0.local && $0.minuto <= 90 }.count,
+            ]
+        }
+        var partido: [String: Any] = [
+            "id": 391_881, "utcDate": "2022-12-18T15:00:00Z", "status": estado,
+            "stage": "FINAL", "competition": ["id": 2000, "name": "FIFA World Cup"],
+            "homeTeam": ["id": 762, "name": "Argentina", "tla": "ARG"],
+            "awayTeam": ["id": 773, "name": "France", "tla": "FRA"],
+            "score": marcador,
+            "goals": goles.map { gol in
+                [
+                    "minute": gol.minuto, "injuryTime": NSNull(), "type": gol.tipo,
+                    "team": ["id": gol.local ? 762 : 773],
+                    "scorer": ["id": gol.nombre.count, "name": gol.nombre],
+                ] as [String: Any]
+            },
+        ]
+        if let minuto { partido["minute"] = minuto }
+        if let anadido { partido["injuryTime"] = anadido }
+        return try! JSONSerialization.data(withJSONObject: ["matches": [partido]])
+    }
+
+    static let messi: GolDelFeed = (23, "Lionel Messi", true, "PENALTY")
+    static let diMaria: GolDelFeed = (36, "Ángel Di María", true, "REGULAR")
+    static let mbappe80: GolDelFeed = (80, "Kylian Mbappé", false, "PENALTY")
+    static let mbappe81: GolDelFeed = (81, "Kylian Mbappé", false, "REGULAR")
+    static let messi108: GolDelFeed = (108, "Lionel Messi", true, "REGULAR")
+    static let mbappe118: GolDelFeed = (118, "Kylian Mbappé", false, "PENALTY")
+
+    /// Each answer, the notices it must bring on the channel that gets every kind, and what
+    /// the match then shows (`estadoTexto`, minute, added time, duration).
+    static var pasos: [(Data, [String], String?)] {
+        let hasta90 = [messi, diMaria, mbappe80, mbappe81]
+        return [
+            (final("TIMED"), [], nil),
+            (final("IN_PLAY", minuto: 1), ["inicio inicio"], "En juego 1 - 90"),
+            // The feed first credits the penalty to Di María, then corrects it.
+            (
+                final("IN_PLAY", minuto: 23, goles: [(23, "Ángel Di María", true, "REGULAR")]),
+                ["gol gol-23-Ángel Di María"], nil
+            ),
+            (
+                final("IN_PLAY", minuto: 24, goles: [messi]),
+                ["corregido gol-23-Ángel Di María"], nil
+            ),
+            (
+                final("IN_PLAY", minuto: 36, goles: [messi, diMaria]),
+                ["gol gol-36-Ángel Di María"], nil
+            ),
+            (
+                final("PAUSED", minuto: 45, anadido: 7, goles: [messi, diMaria]),
+                ["descanso descanso"], "Descanso 45 7 90"
+            ),
+            // Two goals in 97 seconds: one poll.
+            (
+                final("IN_PLAY", minuto: 82, goles: hasta90),
+                ["gol gol-80-Kylian Mbappé", "gol gol-81-Kylian Mbappé"], "En juego 82 - 90"
+            ),
+            (
+                final("EXTRA_TIME", minuto: 91, duracion: "EXTRA_TIME", goles: hasta90),
+                ["prorroga prorroga"], "Prórroga 91 - 120"
+            ),
+            (
+                final(
+                    "EXTRA_TIME", minuto: 108, duracion: "EXTRA_TIME", goles: hasta90 + [messi108]),
+                ["gol gol-108-Lionel Messi"], "Prórroga 108 - 120"
+            ),
+            (
+                final(
+                    "EXTRA_TIME", minuto: 118, duracion: "EXTRA_TIME",
+                    goles: hasta90 + [messi108, mbappe118]),
+                ["gol gol-118-Kylian Mbappé"], nil
+            ),
+            (
+                final(
+                    "PENALTY_SHOOTOUT", minuto: 120, duracion: "PENALTY_SHOOTOUT",
+                    goles: hasta90 + [messi108, mbappe118], penaltis: (1, 1)),
+                ["penaltis penaltis"], "Penaltis (1-1) 120 - 120"
+            ),
+            (
+                final(
+                    "FINISHED", minuto: 120, duracion: "PENALTY_SHOOTOUT",
+                    goles: hasta90 + [messi108, mbappe118], penaltis: (4, 2)),
+                ["final final"], nil
+            ),
+        ]
+    }
+
+    /// The final as `partidos --json` gives it.
+    func documento(_ escenario: Escenario) async throws -> [String: Any]? {
+        let salida = try await escenario.marcador(
+            "partidos", "--competicion", "FIFA World Cup", "--json"
+        ).salida
+        let lista = try JSONSerialization.jsonObject(with: Data(salida.utf8)) as? [[String: Any]]
+        return lista?.first
+    }
+
+    /// `estadoTexto minuto anadido duracion` of the final.
+    func situacion(_ escenario: Escenario) async throws -> String {
+        guard let partido = try await documento(escenario) else { return "" }
+        let anadido = (partido["anadido"] as? Int).map(String.init) ?? "-"
+        return "\(partido["estadoTexto"] ?? "") \(partido["minuto"] ?? "") \(anadido) "
+            + "\(partido["duracion"] ?? "")"
+    }
+
+    @Test func laFinalDe2022AvisoPorAviso() async throws {
+        let proveedor = try ReceptorHTTP()
+        let webhook = try ReceptorHTTP()
+        defer {
+            proveedor.cerrar()
+            webhook.cerrar()
+        }
+        let escenario = Escenario()
+        let e2e = DirectoE2ETests()
+        try await e2e.preparar(escenario, proveedor: proveedor, webhook: webhook)
+        let directo = try escenario.lanzar("directo")
+        var esperadas: [String] = []
+        for (indice, (cuerpo, avisos, muestra)) in Self.pasos.enumerated() {
+            proveedor.fijar(DirectoE2ETests.json(cuerpo))
+            if avisos.isEmpty {
+                #expect(await esperarQue { (try? await e2e.seguidos(escenario)) == 1 })
+            }
+            esperadas += avisos.map { $0 + " entregada" }
+            let llegado = await esperarQue(limite: .seconds(60)) {
+                (try? await e2e.entregas(escenario, canal: "todo")) == esperadas
+            }
+            let vistas = try await e2e.entregas(escenario, canal: "todo")
+            #expect(llegado, "paso \(indice): \(vistas)")
+            if let muestra {
+                // The match's row is written with the notices: no wait needed.
+                #expect(try await situacion(escenario) == muestra, "paso \(indice)")
+            }
+        }
+        directo.senal(SIGTERM)
+        #expect(await directo.esperar().codigo == 143)
+
+        let lineas = try await escenario.marcador("registro").salida
+        for texto in [
+            "notificación «Gol corregido» enviada: Lionel Messi, minuto 23",
+            "notificación «Prórroga» enviada: Argentina 2-2 France",
+            "notificación «Penaltis» enviada: Argentina 3-3 France",
+            "notificación «Final del partido» enviada: Argentina 3-3 France (4-2 pen.)",
+        ] {
+            #expect(lineas.contains(texto), "\(texto)\n\(lineas)")
+        }
+        #expect(!lineas.contains("Gol anulado"))
+        // The webhook gets goals and corrections (the default kinds): the correction under
+        // the first goal's key, in the goal's own format, never an annulment and a new goal.
+        #expect(await webhook.esperar(7))
+        let posts = webhook.peticiones
+        let documentos = posts.compactMap {
+            try? JSONSerialization.jsonObject(with: $0.cuerpo) as? [String: Any]
+        }
+        #expect(
+            documentos.map { "\($0["tipo"] ?? "") \($0["titulo"] ?? ""): \($0["cuerpo"] ?? "")" }
+                == [
+                    "gol ¡Gol!: Ángel Di María (Argentina), minuto 23",
+                    "corregido Gol corregido: Lionel Messi (Argentina, de penalti), minuto 23",
+                    "gol ¡Gol!: Ángel Di María (Argentina), minuto 36",
+                    "gol ¡Gol!: Kylian Mbappé (France, de penalti), minuto 80",
+                    "gol ¡Gol!: Kylian Mbappé (France), minuto 81",
+                    "gol ¡Gol!: Lionel Messi (Argentina), minuto 108",
+                    "gol ¡Gol!: Kylian Mbappé (France, de penalti), minuto 118",
+                ])
+        #expect(posts.count == 7)
+        #expect(posts[0].cabeceras["idempotency-key"] == posts[1].cabeceras["idempotency-key"])
+        #expect(documentos[1]["identificador"] as? String == "gol-23-Ángel Di María")
+        // Lists and the card agree with the alert.
+        let partidos = try await escenario.marcador("partidos", entorno: ["TZ": "UTC"]).salida
+        #expect(partidos.contains("Terminado"))
+        #expect(partidos.contains("3-3 (4-2 pen.)"), "\(partidos)")
+        let id = try #require(try await documento(escenario)?["id"] as? Int)
+        let ficha = try await escenario.marcador("partido", String(id)).salida
+        #expect(ficha.contains("Argentina 3-3 France (4-2 pen.)"), "\(ficha)")
+        #expect(ficha.contains("(120 minutos)"), "\(ficha)")
+        #expect(ficha.contains("Resultado oficial: 3-3 tras la prórroga, 4-2 en los penaltis"))
+    }
+}
