@@ -336,6 +336,44 @@ struct AvisosE2ETests {
         #expect(!sinColor.salida.contains("\u{1B}[32m"))
     }
 
+    /// Issue 42: on a terminal each goal was printed three times (goal line, banner, log
+    /// line). With the banner shown, the banner is the goal's one line, the status line names
+    /// the latest goal, and the log line is kept in `marcador registro`; in quiet mode the goal
+    /// line is the one.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+            "falta script (util-linux)"))
+    func enUnaTerminalCadaGolEsUnaLinea() async throws {
+        let escenario = Escenario()
+        _ = try await escenario.marcador("avisos", "activar")
+        func jugar(_ extra: String) async throws -> String {
+            let orden =
+                "\(Binario.ruta) --db \(escenario.db) jugar 1 --ms-por-minuto 1 --duracion 60 \(extra)"
+            let fin = await
+                (try Proceso(
+                    ["-qec", orden, "/dev/null"], entorno: ["NO_COLOR": "1", "COLUMNS": "80"],
+                    carpeta: escenario.carpeta, ejecutable: "/usr/bin/script")).esperar()
+            #expect(fin.codigo == 0)
+            return fin.salida
+        }
+        let conBanner = try await jugar("")
+        #expect(
+            conBanner.components(separatedBy: "Ana (Rayo FC), minuto 10").count == 2, "\(conBanner)"
+        )
+        #expect(!conBanner.contains("notificación «¡Gol!» enviada"))
+        #expect(!conBanner.contains("Gol: Ana"))
+        #expect(conBanner.contains("· gol: Iván 10'"))
+        let registro = try await escenario.marcador("registro").salida
+        #expect(registro.contains("notificación «¡Gol!» enviada: Ana, minuto 10"))
+        let callado = try await jugar("--sin-avisos-en-primer-plano")
+        #expect(
+            callado.components(separatedBy: "Ana (Rayo FC), minuto 10").count == 2, "\(callado)")
+        #expect(callado.contains("Gol: Ana (Rayo FC), minuto 10. Rayo FC 1-0 Toros"))
+        #expect(!callado.contains("│ ¡Gol!"))
+        #expect(!callado.contains("notificación «¡Gol!» enviada"))
+    }
+
     @Test func accionesYOpcionesQueNoValen() async throws {
         let escenario = Escenario()
         let casos: [([String], Int32, String)] = [

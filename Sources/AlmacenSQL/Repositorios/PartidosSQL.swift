@@ -255,14 +255,19 @@ extension PartidosSQL {
         try queue.read { db in
             try db.rows(
                 """
-                SELECT p.competicion, count(*) AS partidos, sum(p.con_guion) AS con_goles,
+                SELECT p.competicion, count(*) AS partidos,
+                    sum(CASE WHEN p.con_guion = 1 AND (p.ft_local IS NOT NULL
+                            OR p.et_local IS NOT NULL
+                            OR EXISTS (SELECT 1 FROM evento v WHERE v.partido_id = p.id))
+                        THEN 1 ELSE 0 END) AS con_goles,
                     sum(CASE WHEN p.ft_local IS NOT NULL OR p.et_local IS NOT NULL
                         OR EXISTS (SELECT 1 FROM ejecucion e
                             WHERE e.partido_id = p.id AND e.estado = 'terminado')
                         THEN 1 ELSE 0 END) AS jugados,
-                    (SELECT count(*) FROM evento v JOIN partido q ON q.id = v.partido_id
-                     WHERE q.competicion = p.competicion
-                        OR (q.competicion IS NULL AND p.competicion IS NULL)) AS goles
+                    sum(CASE WHEN p.et_local IS NOT NULL THEN p.et_local + p.et_visitante
+                        WHEN p.ft_local IS NOT NULL THEN p.ft_local + p.ft_visitante
+                        ELSE (SELECT count(*) FROM evento v WHERE v.partido_id = p.id)
+                        END) AS goles
                 FROM partido p GROUP BY p.competicion ORDER BY p.competicion IS NULL, p.competicion
                 """
             ) { ResumenDeCompeticion(fila: $0) }

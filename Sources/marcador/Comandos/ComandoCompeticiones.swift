@@ -6,7 +6,7 @@ struct ComandoCompeticiones: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "competiciones",
         resumen:
-            "Las competiciones, con sus partidos, los que tienen goles, los jugados y los goles.")
+            "Las competiciones, con sus partidos, los que tienen el detalle de sus goles, los jugados y los goles.")
 
     @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
     var json: Bool
@@ -18,7 +18,7 @@ struct ComandoCompeticiones: Comando {
             return .ok
         }
         var tabla = Tabla(
-            cabeceras: ["COMPETICIÓN", "PARTIDOS", "CON GOLES", "JUGADOS", "GOLES"],
+            cabeceras: ["COMPETICIÓN", "PARTIDOS", "CON DETALLE", "JUGADOS", "GOLES"],
             aLaDerecha: [1, 2, 3, 4])
         for competicion in competiciones {
             tabla.anadir([

@@ -86,7 +86,7 @@ struct ComandoJugar: Comando {
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
         let nucleo = try contexto.nucleo()
         let pantalla = Pantalla(terminal: contexto.terminal)
-        let registro = RegistroEnPantalla(base: nucleo.registro(), pantalla: pantalla)
+        var registro = RegistroEnPantalla(base: nucleo.registro(), pantalla: pantalla)
         let juegos = Juegos(nucleo: nucleo, registro: registro)
         let (partido, _) = try juegos.comprobar(peticion(canalesPropios: []))
         let ajustes = try preguntarPermisoSiHaceFalta(nucleo, contexto)
@@ -96,6 +96,12 @@ struct ComandoJugar: Comando {
         }
         try nucleo.podarSiToca()
         let enPrimerPlano = !(silencio || ajustes.sinAvisosEnPrimerPlano)
+        // On a terminal, one line per goal: the banner where it shows, else the goal line; the
+        // log's «notificación … enviada» stays in `marcador registro`. Piped output keeps all
+        // three (scripts and the lessons' console read them).
+        let unaLineaPorGol =
+            enPrimerPlano && ajustes.avisosPermitidos == true && pantalla.terminal.esInteractiva
+        registro.mostrarAvisos = !(pantalla.terminal.esInteractiva && isatty(2) == 1)
         var propios: [CanalActivo] = []
         if enPrimerPlano {
             let terminal = pantalla.terminal
@@ -113,7 +119,7 @@ struct ComandoJugar: Comando {
                         + "(\(fallo.motivo)): sus avisos esperan a «marcador avisos vigilar» donde funcione."
                 )
             }, propios: propios, registro: registro, cierre: cierre)
-        let dibujo = DibujoDelPartido(pantalla: pantalla)
+        let dibujo = DibujoDelPartido(pantalla: pantalla, golesEnBanner: unaLineaPorGol)
         let juego = JuegoDeUnPartido(
             juegos, peticion(canalesPropios: enPrimerPlano ? [TipoDeCanal.nombreTerminal] : []),
             alEmpezar: { _, ejecucion in reparto.atender(ejecucion: ejecucion) },
@@ -190,10 +196,17 @@ struct ComandoJugar: Comando {
 @MainActor
 final class DibujoDelPartido {
     let pantalla: Pantalla
+    /// The terminal's banner shows each goal: then it is the goal's one line on this screen
+    /// (issue 42: each goal was printed three times — goal line, banner, log line).
+    let golesEnBanner: Bool
     private var ultimoAvisoMostrado = "ninguno"
+    private var ultimoGol: String?
     private var modelo: PartidoEnVivo?
 
-    init(pantalla: Pantalla) { self.pantalla = pantalla }
+    init(pantalla: Pantalla, golesEnBanner: Bool = false) {
+        self.pantalla = pantalla
+        self.golesEnBanner = golesEnBanner
+    }
 
     /// `Rayo FC 3-2 Toros` for the match drawn last.
     var resultado: String {
@@ -213,9 +226,12 @@ final class DibujoDelPartido {
         let visitante = nombre(modelo.partido.visitante)
         switch cambio {
         case .gol(let aviso):
-            pantalla.linea(
-                terminal.resaltar("Gol: \(TextoSeguro.limpio(aviso.cuerpo)).", .negrita)
-                    + " \(local) \(aviso.marcador) \(visitante)")
+            ultimoGol = "\(TextoSeguro.limpio(aviso.jugador)) \(aviso.minuto)'"
+            if !golesEnBanner {
+                pantalla.linea(
+                    terminal.resaltar("Gol: \(TextoSeguro.limpio(aviso.cuerpo)).", .negrita)
+                        + " \(local) \(aviso.marcador) \(visitante)")
+            }
         case .minuto:
             let nuevo = modelo.ultimoAviso != ultimoAvisoMostrado ? modelo.ultimoAviso : nil
             ultimoAvisoMostrado = modelo.ultimoAviso
@@ -223,7 +239,7 @@ final class DibujoDelPartido {
                 LineaDeEstado(
                     estado: modelo.estado.texto, minuto: modelo.minuto, local: local,
                     visitante: visitante, marcador: modelo.marcador.description,
-                    ultimoAviso: modelo.ultimoAviso),
+                    ultimoAviso: modelo.ultimoAviso, ultimoGol: ultimoGol),
                 avisoNuevo: nuevo)
         case .inicio:
             ultimoAvisoMostrado = modelo.ultimoAviso
@@ -236,7 +252,7 @@ final class DibujoDelPartido {
                 LineaDeEstado(
                     estado: modelo.estado.texto, minuto: modelo.minuto, local: local,
                     visitante: visitante, marcador: modelo.marcador.description,
-                    ultimoAviso: modelo.ultimoAviso),
+                    ultimoAviso: modelo.ultimoAviso, ultimoGol: ultimoGol),
                 avisoNuevo: nil)
         }
     }

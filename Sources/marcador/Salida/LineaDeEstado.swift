@@ -9,12 +9,28 @@ struct LineaDeEstado: Sendable, Hashable {
     var visitante: String
     var marcador: String
     var ultimoAviso: String
+    /// The latest goal (`Iván 10'`): the lessons' «último aviso» is the 15-minute message, so
+    /// right after two goals it still read «ninguno» with nothing else to say they happened
+    /// (issue 42).
+    var ultimoGol: String? = nil
 
     /// The line in at most `ancho - 1` columns (the last column of a terminal wraps on some
-    /// emulators): first the last notice goes, then team names are shortened with «…».
+    /// emulators): first the last goal goes, then the last notice, then team names are
+    /// shortened with «…».
     func texto(ancho: Int) -> (estado: String, resto: String) {
+        if let ultimoGol {
+            let conGol =
+                "\(cabezaDeLinea)\(local) \(marcador) \(visitante)  · gol: \(ultimoGol)"
+                + "  · último aviso: \(ultimoAviso)"
+            if estado.count + conGol.count <= max(ancho - 1, 10) { return (estado, conGol) }
+            // Too narrow for both: «ninguno» says less than the goal.
+            let soloGol = "\(cabezaDeLinea)\(local) \(marcador) \(visitante)  · gol: \(ultimoGol)"
+            if ultimoAviso == "ninguno" && estado.count + soloGol.count <= max(ancho - 1, 10) {
+                return (estado, soloGol)
+            }
+        }
         let limite = max(ancho - 1, 10)
-        let cabeza = "  minuto \(minuto)  "
+        let cabeza = cabezaDeLinea
         var local = self.local
         var visitante = self.visitante
         func resto(conAviso: Bool) -> String {
@@ -41,6 +57,8 @@ struct LineaDeEstado: Sendable, Hashable {
         let parteDeEstado = String(linea.prefix(estado.count))
         return (parteDeEstado, String(linea.dropFirst(parteDeEstado.count)))
     }
+
+    private var cabezaDeLinea: String { "  minuto \(minuto)  " }
 
     /// One character fewer, ending in «…».
     static func acortar(_ nombre: String) -> String {

@@ -78,6 +78,8 @@ final class Pantalla: Sendable {
 struct RegistroEnPantalla: Registro {
     let base: any Registro
     let pantalla: Pantalla
+    /// Whether the log channel's lines (stored already) are shown here too.
+    var mostrarAvisos = true
 
     func anotar(_ linea: String, partido: Int?) {
         pantalla.fuera { base.anotar(linea, partido: partido) }
@@ -88,6 +90,7 @@ struct RegistroEnPantalla: Registro {
     }
 
     func mostrar(lineas: [(String, Int?)]) {
+        guard mostrarAvisos else { return }
         pantalla.fuera { base.mostrar(lineas: lineas) }
     }
 
