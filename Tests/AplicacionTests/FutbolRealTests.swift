@@ -65,7 +65,8 @@ struct FutbolRealTests {
         #expect(lista.filter { $0.estadoMostrado == .sinEmpezar }.count == 10)
         // competiciones (issue 42: «CON GOLES 28 … GOLES 0»): the goals are the results'; only
         // the goalless draws have their (empty) goal list complete.
-        let resumen = try #require(try nucleo.competiciones().first { $0.nombre?.contains("Serie A") == true })
+        let resumen = try #require(
+            try nucleo.competiciones().first { $0.nombre?.contains("Serie A") == true })
         #expect(resumen.partidos == 380 && resumen.jugados == 370)
         #expect(resumen.goles == resultados.reduce(0) { $0 + $1.2 + $1.3 })
         #expect(resumen.conGoles == resultados.filter { $0.2 == 0 && $0.3 == 0 }.count)

@@ -6,7 +6,8 @@ struct ComandoCompeticiones: Comando {
     static let configuracion = ConfiguracionDeComando(
         nombre: "competiciones",
         resumen:
-            "Las competiciones, con sus partidos, los que tienen el detalle de sus goles, los jugados y los goles.")
+            "Las competiciones, con sus partidos, los que tienen el detalle de sus goles, los jugados y los goles."
+    )
 
     @Bandera("--json", ayuda: "Escribe la lista en JSON, para otros programas.")
     var json: Bool
