@@ -64,13 +64,19 @@ struct ComandoPartido: Comando {
             for gol in completa.goles {
                 tabla.anadir([gol.minuto + "'", gol.jugadorConMarcas, gol.equipo, gol.marcador])
             }
-            t.linea("Goles:\n" + tabla.texto { t.resaltar($0, .negrita) })
+            // A match played for real lists its goals; a scripted one, its script — what every
+            // run plays, not what a stopped run got to (issue 42: the card of a run stopped at
+            // 23' listed goals at 35' and 60' under «Goles» with a score column of its own).
+            let titulo =
+                ficha.oficial?.marcador != nil
+                ? "Goles:" : "Guion (lo que juega cada ejecución; su marcador, sin goles a mano):"
+            t.linea(titulo + "\n" + tabla.texto { t.resaltar($0, .negrita) })
         }
         if let ultima = ejecuciones.last, ultima.golesAMano != .cero {
             t.linea(
-                "\nGoles a mano (\(ultima.codigo)): \(partido.local.nombre.limpio) "
-                    + "\(ultima.golesAMano.local), \(partido.visitante.nombre.limpio) "
-                    + "\(ultima.golesAMano.visitante)")
+                "\nGoles a mano (\(ultima.codigo), sin minuto: se cuentan, no se juegan): "
+                    + "\(partido.local.nombre.limpio) \(ultima.golesAMano.local), "
+                    + "\(partido.visitante.nombre.limpio) \(ultima.golesAMano.visitante)")
         }
         if ejecuciones.isEmpty {
             t.linea(
