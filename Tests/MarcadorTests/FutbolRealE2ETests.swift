@@ -48,10 +48,10 @@ struct FutbolRealE2ETests {
         #expect(!competiciones.salida.contains("Mala"))
         #expect(
             competiciones.salida.contains(
-                "Italian Serie A 2024/25       380         28      370      0"))
+                "Italian Serie A 2024/25       380           28      370    942"))
         #expect(
             competiciones.salida.contains(
-                "Euro 2021                      51         51       51    142"))
+                "Euro 2021                      51           51       51    142"))
     }
 
     @Test func unJSONRotoDiceLineaYColumna() async throws {
