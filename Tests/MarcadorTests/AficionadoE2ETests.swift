@@ -64,7 +64,8 @@ struct AficionadoE2ETests {
             } == true)
         let competiciones = try await escenario.marcador("competiciones")
         #expect(
-            competiciones.salida.contains("World Cup 2018           64           64       64    169"),
+            competiciones.salida.contains(
+                "World Cup 2018           64           64       64    169"),
             "\(competiciones.salida)")
     }
 

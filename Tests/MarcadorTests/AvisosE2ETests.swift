@@ -471,9 +471,16 @@ struct AvisosE2ETests {
         let hecho = await esperarQue(limite: .seconds(60)) {
             (try? queue.read { try $0.scalarInt(entregadas) }) == 10
         }
-        #expect(hecho)
         vigilando.senal(SIGTERM)
-        _ = await vigilando.esperar()
+        let fin = await vigilando.esperar()
+        // A failure says what the watcher said and where each delivery stood (a full-suite
+        // run once saw nothing delivered 60 s after the fault cleared).
+        let estados = try queue.read { db in
+            try db.rows(
+                "SELECT canal || ' ' || estado || ' ' || intentos || ' ' || coalesce(ultimo_error, '') FROM entrega ORDER BY aviso_id, canal"
+            ) { $0.string(0) }
+        }
+        #expect(hecho, "\(estados)\n\(fin.error)")
         let lineas = try queue.read { db in
             try db.rows(
                 "SELECT linea FROM registro WHERE linea LIKE 'notificación%' ORDER BY id"
