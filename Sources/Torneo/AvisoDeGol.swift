@@ -175,7 +175,7 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
             case .prorroga: (tituloDeProrroga, resultado)
             case .penaltis: (tituloDePenaltis, resultado)
             default:
-                (tituloDeFinal, [resultado, desenlace].compactMap { $0 }.joined(separator: " "))
+                (tituloDeFinal, ResultadoOficial.conDesenlace(resultado, desenlace))
             }
         var aviso = AvisoDeGol(
             identificador: tipo.rawValue, titulo: titulo, cuerpo: cuerpo, partidoId: partidoId,

@@ -76,9 +76,15 @@ public struct ResultadoOficial: Sendable, Hashable, Codable {
         return prorroga ? "(pró.)" : nil
     }
 
+    /// `texto` followed by the mark, when there is one: `3-3 (4-2 pen.)`,
+    /// `Terminado (pró.)`, `Argentina 3-3 France (4-2 pen.)`.
+    public static func conDesenlace(_ texto: String, _ desenlace: String?) -> String {
+        desenlace.map { "\(texto) \($0)" } ?? texto
+    }
+
     /// For a list's or a table's cell: `2-1`, `1-2 (pró.)`, `3-3 (4-2 pen.)`.
     public var textoCorto: String? {
         guard let marcador else { return penaltis.map { "(\($0) pen.)" } }
-        return [marcador.description, desenlace].compactMap { $0 }.joined(separator: " ")
+        return Self.conDesenlace(marcador.description, desenlace)
     }
 }

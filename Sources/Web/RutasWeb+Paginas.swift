@@ -133,8 +133,8 @@ extension RutasWeb {
             goles: resumen.marcadorMostrado, golesAMano: .cero, ultimoAviso: "ninguno")
         situacion.anadido = resumen.anadidoMostrado
         // How it was decided, beside «Terminado»: `Terminado (4-2 pen.)`.
-        situacion.estadoTexto = [resumen.textoDeEstado, resumen.resultadoOficial?.desenlace]
-            .compactMap { $0 }.joined(separator: " ")
+        situacion.estadoTexto = ResultadoOficial.conDesenlace(
+            resumen.textoDeEstado, resumen.resultadoOficial?.desenlace)
         situacion.goles = GolDeLaLinea.de(partido)
         return situacion
     }

@@ -58,8 +58,7 @@ enum Vistas {
         let marcador =
             estado == .sinEmpezar && !partido.conEjecucion
             ? ""
-            : ([partido.marcadorMostrado.description, desenlace].compactMap { $0 }
-                .joined(separator: " "))
+            : ResultadoOficial.conDesenlace(partido.marcadorMostrado.description, desenlace)
         return """
             <li id="partido-\(partido.id)" data-estado="\(estado.clave)"><a href="/partidos/\(partido.id)">\
             <span class="hora \(clase)">\(e(insignia))</span>\
