@@ -83,14 +83,32 @@ public struct Reparto: Sendable {
                                 ? "ninguno" : despachador.canales.joined(separator: ", ")))
                 }
                 vueltas += 1
-                if vueltas % 25 == 0 { try buzon.caducarBannersHuerfanos(ahora: nucleo.ahora()) }
-                if vueltas % 300 == 1 { try nucleo.podarSiToca() }
+                // Housekeeping that fails (a store refusing writes for a while) waits for its
+                // next turn, as a delivery's outcome does: it never ends the dispatcher (a
+                // full-suite run saw `avisos vigilar` exit 74 when the sweep of orphaned
+                // banners met an injected fault, and nothing was delivered after it cleared).
+                if vueltas % 25 == 0 {
+                    mantener("caducar los banners huérfanos") {
+                        _ = try buzon.caducarBannersHuerfanos(ahora: nucleo.ahora())
+                    }
+                }
+                if vueltas % 300 == 1 { mantener("podar la base") { try nucleo.podarSiToca() } }
             }
         } catch {
             await despachador.detener(plazo: .zero)
             throw error
         }
         return await despachador.detener(plazo: .zero)
+    }
+
+    /// Runs a housekeeping step; a failure is one log line, and the step is tried at its next
+    /// turn.
+    private func mantener(_ que: String, _ paso: () throws -> Void) {
+        do {
+            try paso()
+        } catch {
+            nucleo.registro().anotar("no se pudo \(que): \(explicacion(de: error)); se reintentará")
+        }
     }
 
     /// One drain of everything due now, every channel at once (`avisos enviar`). Cancelled,
