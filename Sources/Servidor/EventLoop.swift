@@ -70,13 +70,28 @@ final class EventLoop {
     /// (the store, the dispatcher's sockets and files, a margin), so the server stops taking
     /// connections before the process runs out of descriptors.
     static func connectionBound(_ configured: Int) -> Int {
+        guard let (limit, reserve) = descriptorLimit() else { return configured }
+        return max(1, min(configured, limit - reserve))
+    }
+
+    /// The soft descriptor limit as it is now and the part of it kept for the rest of the
+    /// process (an eighth, at least 48); nil when there is no limit.
+    static func descriptorLimit() -> (limit: Int, reserve: Int)? {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0,
             limit.rlim_cur != rlim_t.max
-        else { return configured }
+        else { return nil }
         let descriptors = Int(limit.rlim_cur)
-        let reserve = max(48, descriptors / 8)
-        return max(1, min(configured, descriptors - reserve))
+        return (descriptors, max(48, descriptors / 8))
+    }
+
+    /// Whether a just-accepted `descriptor` leaves the process within its reserve. The system
+    /// hands out the lowest free number, so every number below it is open: a process holding
+    /// other descriptors (inherited, the store's) reaches its reserve before `connectionBound`
+    /// connections, and counting connections alone would let it run out.
+    static func withinReserve(_ descriptor: Int32) -> Bool {
+        guard let (limit, reserve) = descriptorLimit() else { return false }
+        return Int(descriptor) >= limit - reserve
     }
 
     /// A non-blocking listening socket on `address` (IPv4 or IPv6) with a deep backlog
@@ -235,7 +250,9 @@ final class EventLoop {
         connection.loop = self
         setTimeouts(connection, read: true)
         _ = api.enable(events, Int16(EV_READ | EV_WRITE))
-        if connections.count >= maxConnections { pause(.full) }
+        if connections.count >= maxConnections || Self.withinReserve(descriptor) {
+            pause(.full)
+        }
     }
 
     /// accept(2) failed for a reason other than "nothing to accept" (EMFILE, ENFILE, ENOBUFS):
@@ -256,9 +273,15 @@ final class EventLoop {
         if paused == nil, let listener { _ = api.listener_disable(listener) }
         if reason == .full || paused == nil { paused = reason }
         if reason == .full {
+            let bound = maxConnections
+            let why =
+                connections.count >= bound
+                ? "el máximo (\(bound))"
+                : "y el proceso en su reserva de descriptores "
+                    + "(límite \(Self.descriptorLimit()?.limit ?? 0))"
             warn(
                 .full,
-                "\(connections.count) conexiones abiertas, el máximo (\(maxConnections)): "
+                "\(connections.count) conexiones abiertas, \(why): "
                     + "no se aceptan más hasta que se cierre alguna")
         }
     }

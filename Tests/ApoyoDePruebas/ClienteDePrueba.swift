@@ -21,7 +21,24 @@ public enum ClienteDePrueba {
         }
     }
 
-    public enum Fallo: Error { case sinConexion, respuestaRota }
+    public enum Fallo: Error, CustomStringConvertible {
+        /// The call that failed (`socket`, `connect`, `send`…) and its errno.
+        case sinConexion(String, Int32)
+        case respuestaRota
+
+        /// The failing call with the errno's text: a CI log says what happened.
+        public static func sinConexion(_ llamada: String) -> Fallo {
+            .sinConexion(llamada, errno)
+        }
+
+        public var description: String {
+            switch self {
+            case .sinConexion(let llamada, let codigo):
+                "sin conexión: \(llamada): \(String(cString: strerror(codigo))) (errno \(codigo))"
+            case .respuestaRota: "respuesta rota"
+            }
+        }
+    }
 
     /// One request on its own connection (`Connection: close`); `host` defaults to the real one.
     public static func pedir(
@@ -76,6 +93,7 @@ public enum ClienteDePrueba {
 
     static func conectar(puerto: Int, limite: Double) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Fallo.sinConexion("socket") }
         var tiempo = timeval(tv_sec: Int(limite), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tiempo, socklen_t(MemoryLayout<timeval>.size))
         var direccion = sockaddr_in()
@@ -88,8 +106,9 @@ public enum ClienteDePrueba {
             }
         }
         guard conectado else {
+            let fallo = Fallo.sinConexion("connect")
             close(socket)
-            throw Fallo.sinConexion
+            throw fallo
         }
         return socket
     }
@@ -99,7 +118,7 @@ public enum ClienteDePrueba {
             var enviados = 0
             while enviados < bytes.count {
                 let n = send(socket, bytes.baseAddress! + enviados, bytes.count - enviados, 0)
-                guard n > 0 else { throw Fallo.sinConexion }
+                guard n > 0 else { throw Fallo.sinConexion("send") }
                 enviados += n
             }
         }

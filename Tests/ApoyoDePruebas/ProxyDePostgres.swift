@@ -20,7 +20,7 @@ public final class ProxyDePostgres: Sendable {
     public init(servidor: ServidorPostgres) throws {
         socketDelServidor = servidor.carpeta + "/.s.PGSQL.5432"
         let escucha = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard escucha >= 0 else { throw ClienteDePrueba.Fallo.sinConexion }
+        guard escucha >= 0 else { throw ClienteDePrueba.Fallo.sinConexion("socket") }
         var direccion = sockaddr_in()
         direccion.sin_family = sa_family_t(AF_INET)
         direccion.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -30,7 +30,9 @@ public final class ProxyDePostgres: Sendable {
                 bind(escucha, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard atado == 0, listen(escucha, 64) == 0 else { throw ClienteDePrueba.Fallo.sinConexion }
+        guard atado == 0, listen(escucha, 64) == 0 else {
+            throw ClienteDePrueba.Fallo.sinConexion("bind/listen")
+        }
         var longitud = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &direccion) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

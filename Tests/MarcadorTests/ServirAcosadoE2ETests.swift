@@ -89,10 +89,22 @@ struct ServirAcosadoE2ETests {
         #expect(
             await esperarQue(limite: .seconds(30)) { abiertos() <= base + 4 },
             "\(abiertos()) abiertos; antes \(base)")
+        // (A server that died would pass that wait: its descriptors read as none.)
+        try #require(
+            kill(pid, 0) == 0,
+            "el servidor murió: \(servidor.proceso.todas.map(\.texto).joined(separator: "\n"))")
         // …a normal request is answered within a second.
         let reloj = ContinuousClock.now
-        let respuesta = try ClienteDePrueba.pedir(
-            puerto: servidor.puerto, "GET", "/api/partidos", limite: 1)
+        let respuesta: ClienteDePrueba.Respuesta
+        do {
+            respuesta = try ClienteDePrueba.pedir(
+                puerto: servidor.puerto, "GET", "/api/partidos", limite: 1)
+        } catch {
+            let salida = servidor.proceso.todas.map(\.texto).suffix(20).joined(separator: "\n")
+            Issue.record(
+                "\(error); \(abiertos()) abiertos (antes \(base)); el servidor dijo:\n\(salida)")
+            throw error
+        }
         #expect(respuesta.estado == 200)
         #expect(ContinuousClock.now - reloj < .seconds(1))
         await servidor.parar()

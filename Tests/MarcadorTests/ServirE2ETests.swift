@@ -28,7 +28,7 @@ final class ServidorDePrueba {
         guard let linea = await proceso.esperarLinea("Sirviendo en", deError: false) else {
             Issue.record(
                 "el servidor no arrancó: \(proceso.todas.map(\.texto).joined(separator: "\n"))")
-            throw ClienteDePrueba.Fallo.sinConexion
+            throw ClienteDePrueba.Fallo.sinConexion("servir", 0)
         }
         let puerto = linea.texto.split(separator: ":").dropFirst(2).first.flatMap {
             Int($0.prefix { $0.isNumber })
