@@ -267,20 +267,13 @@ extension Nucleo {
         sinLista: Int
     ) {
         let nombre = try buscarCompeticion(texto)
-        let fichas = try tienda.partidos.fichas(competicion: nombre, conEventos: true)
-        let filas = Goleadores.contar(fichas.map(\.partido))
-        let sinLista = fichas.filter { !$0.conGuion }.count
+        let goles = try tienda.partidos.goles(competicion: nombre)
+        let filas = Goleadores.fundir(goles.porJugador, primeros: limite)
         var posiciones: [Int] = []
         for (i, fila) in filas.enumerated() {
             posiciones.append(i > 0 && filas[i - 1].goles == fila.goles ? posiciones[i - 1] : i + 1)
         }
-        var mostradas = Array(zip(posiciones, filas).prefix(limite))
-        while let ultima = mostradas.last, mostradas.count < filas.count,
-            filas[mostradas.count].goles == ultima.1.goles
-        {
-            mostradas.append((posiciones[mostradas.count], filas[mostradas.count]))
-        }
-        return (nombre, mostradas.map { ($0.0, $0.1) }, fichas.count, sinLista)
+        return (nombre, zip(posiciones, filas).map { ($0, $1) }, goles.partidos, goles.sinLista)
     }
 
     /// The log, oldest first: of one match (which must exist), the last `ultimas` lines.

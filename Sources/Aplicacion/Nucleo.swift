@@ -55,7 +55,7 @@ public struct Nucleo: Sendable {
     /// The stored competition a user's `texto` names (without case, accents or punctuation).
     public func buscarCompeticion(_ texto: String) throws -> String {
         try Nombres.buscar(
-            texto, entre: tienda.partidos.competiciones().compactMap(\.nombre),
+            texto, entre: tienda.partidos.nombresDeCompeticiones(),
             clase: "competición", plural: "competiciones", femenino: true)
     }
 

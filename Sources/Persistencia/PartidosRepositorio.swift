@@ -27,8 +27,17 @@ public protocol PartidosRepositorio: Sendable {
     func fichas(competicion: String?, conEventos: Bool) throws -> [FichaDePartido]
     /// One match card, with its script.
     func ficha(id: Int) throws -> FichaDePartido?
+    /// The goals each stored player scored in competition `competicion` (own goals not
+    /// counted), summed by the store: one row per player as stored, for `Goleadores.fundir`;
+    /// and how many matches it has and how many of them without a goal list.
+    func goles(competicion: String) throws -> (
+        porJugador: [Goleadores.Fila], partidos: Int, sinLista: Int
+    )
     /// Every competition with its counts.
     func competiciones() throws -> [ResumenDeCompeticion]
+    /// Every competition's name, without the counts: what a lookup by name needs (the counts
+    /// read every match of every competition).
+    func nombresDeCompeticiones() throws -> [String]
     /// Every team name.
     func equipos() throws -> [String]
 }

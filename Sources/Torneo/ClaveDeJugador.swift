@@ -23,10 +23,11 @@ public enum ClaveDeJugador {
         // 2. The same words in another order.
         var porPalabras: [[String]: Int] = [:]
         for (i, p) in palabras.enumerated() where !p.isEmpty {
-            if let otro = porPalabras[p.sorted()] {
+            let ordenadas = p.sorted()
+            if let otro = porPalabras[ordenadas] {
                 conjuntos.unir(i, otro)
             } else {
-                porPalabras[p.sorted()] = i
+                porPalabras[ordenadas] = i
             }
         }
 
@@ -63,6 +64,57 @@ public enum ClaveDeJugador {
             resultado[nombre] = unicos[mejor[conjuntos.raiz(i)] ?? i]
         }
         return resultado
+    }
+
+    /// For `nombres` (all of one team, repeats allowed), the index of the name each is counted
+    /// under, and each one's folded key (`ClaveDeNombre`). A team whose names no rule could
+    /// join — no two with the same last word or the same words — is answered without building
+    /// the groups: a season of thousands of scorers is mostly such teams.
+    public static func representantes(_ nombres: [String]) -> (
+        representante: [Int], claves: [String]
+    ) {
+        let claves = nombres.map(ClaveDeNombre.de)
+        let propios = Array(nombres.indices)
+        guard nombres.count > 1, algunoPodriaUnirse(claves) else { return (propios, claves) }
+        let cuenta = agrupar(nombres)
+        var primero: [String: Int] = [:]
+        for (i, nombre) in nombres.enumerated() where primero[nombre] == nil { primero[nombre] = i }
+        return (nombres.map { primero[cuenta[$0] ?? $0] ?? 0 }, claves)
+    }
+
+    /// Whether two of the folded names meet a rule's condition: the same last word (rules 3
+    /// and 4) or the same words (rule 2). Pairwise for a team's few names; a long list is
+    /// left to `agrupar`.
+    static func algunoPodriaUnirse(_ claves: [String]) -> Bool {
+        guard claves.count <= 64 else { return true }
+        // A folded name is words of letters and digits between single spaces: its last word
+        // is after its last space, and the same words in another order have the same length
+        // and the same sum of bytes, so the words are sorted only for names that agree there
+        // (Swift splits strings by grapheme: splitting every name cost a fifth of the list).
+        let formas = claves.indices.compactMap {
+            i -> (indice: Int, ultima: Substring, largo: Int, suma: Int)? in
+            let bytes = claves[i].utf8
+            guard !bytes.isEmpty else { return nil }
+            let inicio =
+                bytes.lastIndex(of: UInt8(ascii: " ")).map { bytes.index(after: $0) }
+                ?? bytes.startIndex
+            return (i, claves[i][inicio...], bytes.count, bytes.reduce(0) { $0 + Int($1) })
+        }
+        func mismasPalabras(_ a: String, _ b: String) -> Bool {
+            a.split(separator: " ").sorted() == b.split(separator: " ").sorted()
+        }
+        for a in formas.indices {
+            for b in formas.indices[(a + 1)...] {
+                let (x, y) = (formas[a], formas[b])
+                if x.ultima == y.ultima { return true }
+                if x.largo == y.largo && x.suma == y.suma
+                    && mismasPalabras(claves[x.indice], claves[y.indice])
+                {
+                    return true
+                }
+            }
+        }
+        return false
     }
 
     /// Two names with a first name and the same last word: their first words agree.

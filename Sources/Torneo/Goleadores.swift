@@ -15,45 +15,66 @@ public enum Goleadores {
             self.goles = goles
             self.penaltis = penaltis
         }
-
-        mutating func sumar(penalti: Bool) {
-            goles += 1
-            if penalti { penaltis += 1 }
-        }
     }
 
     /// Goals desc, then fewer penalties, then name.
     public static func contar(_ partidos: [Partido]) -> [Fila] {
-        struct Clave: Hashable {
-            var equipo: String
-            var jugador: String
-        }
-        var nombres: [String: Set<String>] = [:]
+        var porGol: [Fila] = []
         for partido in partidos {
             for case .gol(let gol) in partido.eventos where !gol.enPropiaPuerta {
-                nombres[gol.jugador.equipo.nombre, default: []].insert(gol.jugador.nombre)
+                porGol.append(
+                    Fila(
+                        jugador: gol.jugador.nombre, equipo: gol.jugador.equipo.nombre, goles: 1,
+                        penaltis: gol.penalti ? 1 : 0))
             }
         }
-        let comoSeCuenta = nombres.mapValues { ClaveDeJugador.agrupar($0) }
-        var filas: [Clave: Fila] = [:]
-        for partido in partidos {
-            for case .gol(let gol) in partido.eventos where !gol.enPropiaPuerta {
-                let equipo = gol.jugador.equipo.nombre
-                let jugador = comoSeCuenta[equipo]?[gol.jugador.nombre] ?? gol.jugador.nombre
-                filas[
-                    Clave(equipo: equipo, jugador: jugador),
-                    default: Fila(jugador: jugador, equipo: equipo)
-                ].sumar(penalti: gol.penalti)
+        return fundir(porGol)
+    }
+
+    /// Rows counted per name as written (one per goal, or one per stored player as a store
+    /// sums them) folded into one per player and team (`ClaveDeJugador`: the spellings of one
+    /// player are one row), in the list's order: goals desc, then fewer penalties, then name.
+    /// - Parameter limite: only the first `limite` players and whoever has as many goals as
+    ///   the last of them (a list never stops in the middle of a tie); all when `nil`.
+    public static func fundir(_ filas: [Fila], primeros limite: Int? = nil) -> [Fila] {
+        var fundidas = porJugador(filas)
+        if let limite, limite < fundidas.count {
+            // Only the shown players are sorted by name: the cut is found on the goals alone
+            // (a season has thousands of scorers and the list shows twenty).
+            let minimo = fundidas.map(\.fila.goles).sorted(by: >)[max(limite, 1) - 1]
+            fundidas.removeAll { $0.fila.goles < minimo }
+        }
+        return fundidas.sorted { a, b in
+            if a.fila.goles != b.fila.goles { return a.fila.goles > b.fila.goles }
+            if a.fila.penaltis != b.fila.penaltis { return a.fila.penaltis < b.fila.penaltis }
+            if a.clave != b.clave { return a.clave < b.clave }
+            return a.fila.equipo < b.fila.equipo
+        }
+        .map(\.fila)
+    }
+
+    /// One row per player and team, with the folded name that orders the list: computed once
+    /// per name, not twice per comparison.
+    private static func porJugador(_ filas: [Fila]) -> [(fila: Fila, clave: String)] {
+        var porEquipo: [String: [Int]] = [:]
+        for (i, fila) in filas.enumerated() { porEquipo[fila.equipo, default: []].append(i) }
+        var fundidas: [(fila: Fila, clave: String)] = []
+        fundidas.reserveCapacity(filas.count)
+        for indices in porEquipo.values {
+            let grupos = ClaveDeJugador.representantes(indices.map { filas[$0].jugador })
+            var posicion = [Int](repeating: -1, count: indices.count)
+            for (k, i) in indices.enumerated() {
+                let r = grupos.representante[k]
+                if posicion[r] < 0 {
+                    posicion[r] = fundidas.count
+                    let nombre = filas[indices[r]].jugador
+                    fundidas.append(
+                        (Fila(jugador: nombre, equipo: filas[i].equipo), grupos.claves[r]))
+                }
+                fundidas[posicion[r]].fila.goles += filas[i].goles
+                fundidas[posicion[r]].fila.penaltis += filas[i].penaltis
             }
         }
-        // The folded name is computed once per player, not twice per comparison: a big
-        // competition has thousands of scorers.
-        return filas.values.map { (fila: $0, clave: ClaveDeNombre.de($0.jugador)) }
-            .sorted { a, b in
-                if a.fila.goles != b.fila.goles { return a.fila.goles > b.fila.goles }
-                if a.fila.penaltis != b.fila.penaltis { return a.fila.penaltis < b.fila.penaltis }
-                return a.clave < b.clave
-            }
-            .map(\.fila)
+        return fundidas
     }
 }

@@ -530,6 +530,21 @@
             #expect(
                 try tienda.partidos.fichas(competicion: "Prueba", conEventos: true).first?.oficial?
                     .prorroga == Marcador(local: 2, visitante: 1))
+            // The scorers summed by the store, one row per stored player; none for an
+            // unknown competition.
+            let goles = try tienda.partidos.goles(competicion: "Prueba")
+            #expect(
+                Set(goles.porJugador) == [
+                    Goleadores.Fila(jugador: "Uno", equipo: "Azul", goles: 2),
+                    Goleadores.Fila(jugador: "Dos", equipo: "Rojo", goles: 1),
+                ])
+            #expect(goles.partidos == 1 && goles.sinLista == 0)
+            #expect(
+                try tienda.partidos.nombresDeCompeticiones()
+                    == tienda.partidos.competiciones().compactMap(\.nombre))
+            #expect(try tienda.partidos.nombresDeCompeticiones().contains("Prueba"))
+            let ninguna = try tienda.partidos.goles(competicion: "Otra")
+            #expect(ninguna.porJugador.isEmpty && ninguna.partidos == 0 && ninguna.sinLista == 0)
         }
 
         func registro(_ tienda: any Tienda) throws {

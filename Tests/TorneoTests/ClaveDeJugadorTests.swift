@@ -37,4 +37,31 @@ struct ClaveDeJugadorTests {
         #expect(ClaveDeJugador.concuerdan(["e", "hazard"], ["eden", "hazard"]))
         #expect(!ClaveDeJugador.concuerdan(["t", "hazard"], ["eden", "hazard"]))
     }
+
+    /// `representantes` (the scorers' list's fast path) counts each name under the name
+    /// `agrupar` gives it, whether the team's names could be joined or not; repeats included.
+    @Test(arguments: [
+        ["Kane", "Harry Kane", "R. Lukaku", "Lukaku", "Kane"],
+        ["Son Heung-min", "Heung-min Son", "Ana"],
+        ["E. Hazard", "Eden Hazard", "T. Hazard", "Hazard"],
+        ["Jugador 1-2-0", "Jugador 1-2-1", "Jugador 1-2-2"],
+        ["Ana", "Ana López", "Luis López", "", "Ana"],
+        ["Luis", "Iván"],
+    ])
+    func losRepresentantesSonLosDeAgrupar(_ nombres: [String]) {
+        let grupos = ClaveDeJugador.agrupar(nombres)
+        let (representante, claves) = ClaveDeJugador.representantes(nombres)
+        for (i, nombre) in nombres.enumerated() {
+            #expect(nombres[representante[i]] == grupos[nombre], "\(nombre)")
+            #expect(claves[i] == ClaveDeNombre.de(nombre))
+        }
+    }
+
+    /// Whether a rule could join two names: the same last word, or the same words.
+    @Test func soloSeAgrupaLoQueUnaReglaPodriaJuntar() {
+        #expect(!ClaveDeJugador.algunoPodriaUnirse(["jugador 1 2 0", "jugador 1 2 1"]))
+        #expect(ClaveDeJugador.algunoPodriaUnirse(["kane", "harry kane"]))
+        #expect(ClaveDeJugador.algunoPodriaUnirse(["son heung min", "heung min son"]))
+        #expect(!ClaveDeJugador.algunoPodriaUnirse(["", "ana"]))
+    }
 }

@@ -53,6 +53,32 @@ struct VistasDeAficionadoTests {
             ])
     }
 
+    /// Rows as a store sums them (one per stored spelling): folded per player, and cut after
+    /// the first `limite` with whoever has as many goals as the last.
+    @Test func losGoleadoresSeFundenYSeCortanSinPartirUnEmpate() {
+        let filas = [
+            Goleadores.Fila(jugador: "Kane", equipo: "England", goles: 2, penaltis: 1),
+            Goleadores.Fila(jugador: "Harry Kane", equipo: "England", goles: 4, penaltis: 2),
+            Goleadores.Fila(jugador: "Lukaku", equipo: "Belgium", goles: 4),
+            Goleadores.Fila(
+                jugador: "Cristiano Ronaldo", equipo: "Portugal", goles: 4, penaltis: 1),
+            Goleadores.Fila(jugador: "Denis Cheryshev", equipo: "Russia", goles: 4),
+            Goleadores.Fila(jugador: "Yerry Mina", equipo: "Colombia", goles: 3),
+        ]
+        let todas = Goleadores.fundir(filas)
+        #expect(
+            todas.first
+                == Goleadores.Fila(jugador: "Harry Kane", equipo: "England", goles: 6, penaltis: 3))
+        #expect(
+            todas.map(\.jugador) == [
+                "Harry Kane", "Denis Cheryshev", "Lukaku", "Cristiano Ronaldo", "Yerry Mina",
+            ])
+        #expect(Goleadores.fundir(filas, primeros: 2) == Array(todas.prefix(4)))
+        #expect(Goleadores.fundir(filas, primeros: 5) == todas)
+        #expect(Goleadores.fundir(filas, primeros: 50) == todas)
+        #expect(Goleadores.fundir([], primeros: 3).isEmpty)
+    }
+
     @Test func elResultadoOficialSeLeeComoEnLaPrensa() {
         #expect(
             ResultadoOficial(

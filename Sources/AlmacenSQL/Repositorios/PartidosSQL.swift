@@ -251,6 +251,43 @@ extension PartidosSQL {
         }
     }
 
+    public func goles(competicion: String) throws -> (
+        porJugador: [Goleadores.Fila], partidos: Int, sinLista: Int
+    ) {
+        try queue.read { db in
+            // Summed where the rows are: a season's thousands of goals never cross into
+            // Swift one by one (issue 42: the list cost 4.7 times `sqlite3`'s). Grouped by the
+            // goal's own column before the names are joined: grouping by the joined names made
+            // SQLite sort wider rows (95 ms against 43 for 25,000 goals).
+            let filas = try db.rows(
+                """
+                SELECT j.nombre AS jugador, eq.nombre AS equipo, g.goles, g.penaltis
+                FROM (
+                    SELECT jugador_id, count(*) AS goles, CAST(sum(penalti) AS bigint) AS penaltis
+                    FROM evento
+                    WHERE partido_id IN (SELECT id FROM partido WHERE competicion = ?)
+                        AND en_propia_puerta = 0
+                    GROUP BY jugador_id
+                ) g
+                JOIN jugador j ON j.id = g.jugador_id
+                JOIN equipo eq ON eq.id = j.equipo_id
+                """, competicion
+            ) { fila in
+                Goleadores.Fila(
+                    jugador: fila.nombre("jugador"), equipo: fila.nombre("equipo"),
+                    goles: fila.int("goles"), penaltis: fila.int("penaltis"))
+            }
+            let cuentas = try db.row(
+                """
+                SELECT count(*) AS partidos,
+                    CAST(coalesce(sum(1 - con_guion), 0) AS bigint) AS sin_lista
+                FROM partido WHERE competicion = ?
+                """, competicion
+            ) { ($0.int("partidos"), $0.int("sin_lista")) }
+            return (filas, cuentas?.0 ?? 0, cuentas?.1 ?? 0)
+        }
+    }
+
     public func competiciones() throws -> [ResumenDeCompeticion] {
         try queue.read { db in
             try db.rows(
@@ -271,6 +308,17 @@ extension PartidosSQL {
                 FROM partido p GROUP BY p.competicion ORDER BY p.competicion IS NULL, p.competicion
                 """
             ) { ResumenDeCompeticion(fila: $0) }
+        }
+    }
+
+    public func nombresDeCompeticiones() throws -> [String] {
+        try queue.read { db in
+            try db.rows(
+                """
+                SELECT DISTINCT competicion FROM partido
+                WHERE competicion IS NOT NULL ORDER BY competicion
+                """
+            ) { $0.nombre("competicion") }
         }
     }
 
