@@ -19,10 +19,28 @@ public struct FechaDeCalendario: Sendable, Hashable, Comparable, CustomStringCon
 
     /// `2018-06-14`: four digits, two, two; nothing else.
     public init?(_ texto: String) {
-        let partes = texto.split(separator: "-", omittingEmptySubsequences: false)
-        guard partes.count == 3, partes[0].count == 4, partes[1].count == 2, partes[2].count == 2,
-            partes.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let ano = Int(partes[0]), let mes = Int(partes[1]), let dia = Int(partes[2])
+        // Read as bytes: every stored match's date is read on each list and table, and
+        // splitting by characters was a sixth of `clasificacion`'s time.
+        var texto = texto
+        guard
+            let (ano, mes, dia) = texto.withUTF8({ b -> (Int, Int, Int)? in
+                guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else {
+                    return nil
+                }
+                func numero(_ rango: Range<Int>) -> Int? {
+                    var valor = 0
+                    for i in rango {
+                        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[i]) else {
+                            return nil
+                        }
+                        valor = valor * 10 + Int(b[i] - UInt8(ascii: "0"))
+                    }
+                    return valor
+                }
+                guard let ano = numero(0..<4), let mes = numero(5..<7), let dia = numero(8..<10)
+                else { return nil }
+                return (ano, mes, dia)
+            })
         else { return nil }
         self.init(ano: ano, mes: mes, dia: dia)
     }
