@@ -353,11 +353,21 @@ static int despachar(
             while (sqlite3_step(s) == SQLITE_ROW) {
                 for (int c = 0; c < sqlite3_column_count(s); c++) (void)sqlite3_column_text(s, c);
                 if (registro >= 0 && escrito + 256 < tamano_lineas) {
+                    // The team and marks: what the body has between "<scorer> (" and
+                    // "), minuto", as marcador's log line takes them.
+                    const char *cuerpo = (const char *)sqlite3_column_text(s, 3);
+                    const char *jugador = (const char *)sqlite3_column_text(s, 6);
+                    size_t largo = strlen(jugador);
+                    const char *marcas = cuerpo + largo + 2;
+                    const char *fin = strstr(cuerpo, "), minuto ");
+                    int con_marcas = strncmp(cuerpo, jugador, largo) == 0 && cuerpo[largo] == ' '
+                        && cuerpo[largo + 1] == '(' && fin != NULL && fin > marcas;
                     escrito += (size_t)snprintf(
                         lineas + escrito, tamano_lineas - escrito,
-                        "notificación «%s» enviada: %s, minuto %d\n",
-                        (const char *)sqlite3_column_text(s, 2), (const char *)sqlite3_column_text(s, 6),
-                        sqlite3_column_int(s, 4));
+                        "notificación «%s» enviada: %s, minuto %d (%.*s)\n",
+                        (const char *)sqlite3_column_text(s, 2), jugador, sqlite3_column_int(s, 4),
+                        con_marcas ? (int)(fin - marcas) : (int)strlen((const char *)sqlite3_column_text(s, 7)),
+                        con_marcas ? marcas : (const char *)sqlite3_column_text(s, 7));
                 }
             }
             sqlite3_reset(s);

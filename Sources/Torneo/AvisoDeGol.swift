@@ -194,6 +194,22 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
         return aviso
     }
 
+    /// What a goal's body says between its scorer and its minute — the team and the marks
+    /// (`Rayo FC, de penalti`; `Russia, en propia puerta`) — for the log line; the team alone
+    /// for a body of another shape, `nil` for a notice without a scorer.
+    public var marcas: String? {
+        guard !jugador.isEmpty else { return nil }
+        var resto = Substring(cuerpo)
+        if tipo == .anulado, resto.hasPrefix("Gol anulado: ") {
+            resto = resto.dropFirst("Gol anulado: ".count)
+        }
+        let (inicio, fin) = (jugador + " (", "), minuto \(minuto)")
+        guard resto.hasPrefix(inicio), resto.hasSuffix(fin),
+            resto.count > inicio.count + fin.count
+        else { return equipo.isEmpty ? nil : equipo }
+        return String(resto.dropFirst(inicio.count).dropLast(fin.count))
+    }
+
     /// The key a receiver deduplicates on: the same goal of the same run, whoever delivers it.
     /// A live match's notices carry `d<seguimiento>` in the run's place; an annulment shares
     /// its goal's key (so it replaces the alert) and says what it is in its `tipo`.

@@ -21,15 +21,37 @@ struct CanalesTests {
         return AvisoDeGol(gol: gol, en: partido, marcador: Marcador(local: 2, visitante: 1))
     }
 
-    @Test func elRegistroEscribeLaLineaDeLaLeccion() async throws {
+    /// The lesson's line, with the team and the marks after it (contract.md): a penalty, an
+    /// own goal, an annulment and a correction say what their alert says.
+    @Test func elRegistroEscribeLaLineaDeLaLeccionConEquipoYMarcas() async throws {
         let registro = RegistroEspia()
         let canal = CanalRegistro(registro: registro)
+        let partido = Partido(id: 1, local: rayo, visitante: Equipo("Toros"), eventos: [])
+        let penalti = AvisoDeGol(
+            gol: Gol(
+                minuto: MinutoDeJuego(23), jugador: Jugador("Iván", de: rayo), lado: .local,
+                penalti: true),
+            en: partido, marcador: Marcador(local: 1, visitante: 0))
+        let enPropia = AvisoDeGol(
+            gol: Gol(
+                minuto: MinutoDeJuego(50), jugador: Jugador("Toño", de: Equipo("Toros")),
+                lado: .local, enPropiaPuerta: true),
+            en: partido, marcador: Marcador(local: 2, visitante: 0))
         try await canal.notificarGol(aviso())
         try await canal.notificarGol(aviso(MinutoDeJuego(90, anadido: 3), jugador: "Cheryshev"))
+        try await canal.notificarGol(penalti)
+        try await canal.notificarGol(enPropia)
+        try await canal.notificarGol(
+            AvisoDeGol.anulacion(de: penalti, marcador: Marcador(local: 0, visitante: 0)))
+        try await canal.notificarGol(AvisoDeGol.correccion(de: "gol-35-Luis", ahora: penalti))
         #expect(
             registro.lineas == [
-                "notificación «¡Gol!» enviada: Luis, minuto 35",
-                "notificación «¡Gol!» enviada: Cheryshev, minuto 90+3",
+                "notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)",
+                "notificación «¡Gol!» enviada: Cheryshev, minuto 90+3 (Rayo FC)",
+                "notificación «¡Gol!» enviada: Iván, minuto 23 (Rayo FC, de penalti)",
+                "notificación «¡Gol!» enviada: Toño, minuto 50 (Toros, en propia puerta)",
+                "notificación «Gol anulado» enviada: Iván, minuto 23 (Rayo FC, de penalti)",
+                "notificación «Gol corregido» enviada: Iván, minuto 23 (Rayo FC, de penalti)",
             ])
     }
 

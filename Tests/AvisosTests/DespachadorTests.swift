@@ -123,10 +123,10 @@ struct DespachadorTests {
         #expect(primeros.map(\.cuerpo).first == "Ana (Rayo FC), minuto 10")
         #expect(
             Array(registro.lineas.prefix(4)) == [
-                "notificación «¡Gol!» enviada: Ana, minuto 10",
-                "notificación «¡Gol!» enviada: Iván, minuto 10",
-                "notificación «¡Gol!» enviada: Luis, minuto 35",
-                "notificación «¡Gol!» enviada: Sofía, minuto 35",
+                "notificación «¡Gol!» enviada: Ana, minuto 10 (Rayo FC)",
+                "notificación «¡Gol!» enviada: Iván, minuto 10 (Toros)",
+                "notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)",
+                "notificación «¡Gol!» enviada: Sofía, minuto 35 (Toros)",
             ])
     }
 

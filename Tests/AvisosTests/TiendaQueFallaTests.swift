@@ -154,7 +154,7 @@ struct TiendaQueFallaTests {
             try db.rows("SELECT linea FROM registro ORDER BY id") { $0.string(0) }
         }
         #expect(lineas.count == 5)
-        #expect(lineas.first == "notificación «¡Gol!» enviada: Ana, minuto 10")
+        #expect(lineas.first == "notificación «¡Gol!» enviada: Ana, minuto 10 (Rayo FC)")
     }
 
     /// An outcome write refused and then accepted on the retry: the line is written once, with

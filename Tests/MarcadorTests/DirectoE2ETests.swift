@@ -161,8 +161,8 @@ struct DirectoE2ETests {
             ])
         let lineas = try await escenario.marcador("registro").salida
         for texto in [
-            "notificación «¡Gol!» enviada: Luis, minuto 35",
-            "notificación «Gol anulado» enviada: Iván, minuto 40",
+            "notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)",
+            "notificación «Gol anulado» enviada: Iván, minuto 40 (Toros)",
             "notificación «Empieza el partido» enviada: Rayo FC – Toros",
             "notificación «Descanso» enviada: Rayo FC 1-0 Toros",
             "notificación «Final del partido» enviada: Rayo FC 2-0 Toros",
@@ -353,7 +353,7 @@ struct DirectoE2ETests {
                 "gol gol-35-Luis entregada", "gol gol-35-Marta entregada",
             ])
         let lineas = try await escenario.marcador("registro").salida
-        #expect(lineas.contains("notificación «¡Gol!» enviada: Luis, minuto 35"), "\(lineas)")
+        #expect(lineas.contains("notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)"), "\(lineas)")
         #expect(!lineas.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x200F })
         let fuentes = try await escenario.marcador("fuentes", "--json").salida
         #expect(!fuentes.contains("se reintenta"), "\(fuentes)")
@@ -492,7 +492,7 @@ struct DirectoE2ETests {
         directo.senal(SIGTERM)
         #expect(await directo.esperar().codigo == 143)
         let lineas = try await escenario.marcador("registro").salida
-        #expect(lineas.contains("notificación «¡Gol!» enviada: Iván, minuto 40"))
+        #expect(lineas.contains("notificación «¡Gol!» enviada: Iván, minuto 40 (Toros)"))
         let tabla = try await escenario.marcador(
             "partidos", "--competicion", "copa abierta", entorno: ["TZ": "UTC"])
         #expect(tabla.salida.contains("Terminado      90  2-1"), "\(tabla.salida)")

@@ -170,7 +170,7 @@ struct FinalEnDirectoE2ETests {
 
         let lineas = try await escenario.marcador("registro").salida
         for texto in [
-            "notificación «Gol corregido» enviada: Lionel Messi, minuto 23",
+            "notificación «Gol corregido» enviada: Lionel Messi, minuto 23 (Argentina, de penalti)",
             "notificación «Prórroga» enviada: Argentina 2-2 France",
             "notificación «Penaltis» enviada: Argentina 3-3 France",
             "notificación «Final del partido» enviada: Argentina 3-3 France (4-2 pen.)",

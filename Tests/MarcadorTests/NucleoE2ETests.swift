@@ -13,8 +13,8 @@ import Torneo
 @Suite("Núcleo de entrega (binario)")
 struct NucleoE2ETests {
     static let partidoUno = [
-        "Ana, minuto 10", "Iván, minuto 10", "Luis, minuto 35",
-        "Sofía, minuto 35", "Marta, minuto 60",
+        "Ana, minuto 10 (Rayo FC)", "Iván, minuto 10 (Toros)", "Luis, minuto 35 (Rayo FC)",
+        "Sofía, minuto 35 (Toros)", "Marta, minuto 60 (Rayo FC)",
     ]
 
     func consultar<T: Sendable>(_ db: String, _ sql: String, _ leer: @escaping (Row) -> T) throws

@@ -379,7 +379,7 @@ struct SeguridadE2ETests {
         #expect(try await escenario.marcador("importar", ruta).codigo == 0)
         _ = try await escenario.marcador("avisos", "activar")
         let jugado = try await escenario.marcador("jugar", "4", "--ms-por-minuto", "0")
-        #expect(jugado.error.contains("notificación «¡Gol!» enviada: Mbappé, minuto 80\n"))
+        #expect(jugado.error.contains("notificación «¡Gol!» enviada: Mbappé, minuto 80 (France)\n"))
         let avisos = try await escenario.marcador("avisos", "--json").salida
         #expect(avisos.contains("\"identificador\" : \"gol-80-Mbappé\""))
         #expect(avisos.contains("\"identificador\" : \"gol-80-Mbappé-2\""))

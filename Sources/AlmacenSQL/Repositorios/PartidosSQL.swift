@@ -318,7 +318,8 @@ extension PartidosSQL {
                 SELECT DISTINCT competicion FROM partido
                 WHERE competicion IS NOT NULL ORDER BY competicion
                 """
-            ) { $0.nombre("competicion") }
+                // As stored: the key a user's `--competicion` is matched against in SQL.
+            ) { $0.string("competicion") }
         }
     }
 

@@ -1,7 +1,8 @@
 import Persistencia
 import Torneo
 
-/// The log channel: the lesson's «notificación «¡Gol!» enviada: Luis, minuto 35» line, written
+/// The log channel: the lesson's «notificación «¡Gol!» enviada: Luis, minuto 35» line with the
+/// goal's team and marks after it (`… minuto 35 (Rayo FC, de penalti)`: contract.md), written
 /// to stderr and kept in the `registro` table. A dispatcher stores the line with the delivery's
 /// outcome (`lineaEnLaTienda`); `notificarGoles` writes it alone, for a caller without an outbox.
 public struct CanalRegistro: Notificador {
@@ -19,6 +20,7 @@ public struct CanalRegistro: Notificador {
         case .gol, .anulado, .corregido:
             "notificación «\(aviso.titulo)» enviada: "
                 + "\(aviso.jugador.isEmpty ? aviso.equipo : aviso.jugador), minuto \(aviso.minuto)"
+                + (aviso.marcas.map { " (\($0))" } ?? "")
         case .inicio, .descanso, .prorroga, .penaltis, .final:
             "notificación «\(aviso.titulo)» enviada: \(aviso.cuerpo)"
         case .prueba: "notificación «\(aviso.titulo)» enviada"
