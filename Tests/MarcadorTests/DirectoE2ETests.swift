@@ -353,7 +353,8 @@ struct DirectoE2ETests {
                 "gol gol-35-Luis entregada", "gol gol-35-Marta entregada",
             ])
         let lineas = try await escenario.marcador("registro").salida
-        #expect(lineas.contains("notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)"), "\(lineas)")
+        #expect(
+            lineas.contains("notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)"), "\(lineas)")
         #expect(!lineas.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x200F })
         let fuentes = try await escenario.marcador("fuentes", "--json").salida
         #expect(!fuentes.contains("se reintenta"), "\(fuentes)")
