@@ -8,7 +8,7 @@ import Testing
 
 /// The 2022 World Cup final as football-data.org v4 told it, replayed by a loopback stand-in
 /// (contract.md: a goal keeps its identity; extra time and the shoot-out): a scorer corrected,
-/// added time, two goals in a poll, extra time, the shoot-out with its tally, and a full-time
+/// a minute corrected, added time, two goals in a poll, extra time, the shoot-out with its tally, and a full-time
 /// alert that says how it was decided — checked alert by alert on `registro` and a webhook,
 /// and on what `partido --json` shows at each step.
 @Suite("marcador directo: una final con prórroga y penaltis (binario)")
@@ -77,9 +77,15 @@ struct FinalEnDirectoE2ETests {
                 final("IN_PLAY", minuto: 24, goles: [messi]),
                 ["corregido gol-23-Ángel Di María"], nil
             ),
+            // Di María's goal first at 35', then at its minute: a correction, not a new goal.
             (
-                final("IN_PLAY", minuto: 36, goles: [messi, diMaria]),
-                ["gol gol-36-Ángel Di María"], nil
+                final(
+                    "IN_PLAY", minuto: 36, goles: [messi, (35, "Ángel Di María", true, "REGULAR")]),
+                ["gol gol-35-Ángel Di María"], nil
+            ),
+            (
+                final("IN_PLAY", minuto: 37, goles: [messi, diMaria]),
+                ["corregido gol-35-Ángel Di María"], nil
             ),
             (
                 final("PAUSED", minuto: 45, anadido: 7, goles: [messi, diMaria]),
@@ -137,19 +143,15 @@ struct FinalEnDirectoE2ETests {
             + "\(partido["duracion"] ?? "")"
     }
 
-    @Test func laFinalDe2022AvisoPorAviso() async throws {
-        let proveedor = try ReceptorHTTP()
-        let webhook = try ReceptorHTTP()
-        defer {
-            proveedor.cerrar()
-            webhook.cerrar()
-        }
-        let escenario = Escenario()
+    /// Serves each answer of `pasos` in turn to a running `marcador directo` and waits, step
+    /// by step, for exactly the notices it must bring (on the channel that gets every kind)
+    /// and for what the match then shows.
+    func reproducir(
+        _ pasos: [(Data, [String], String?)], en escenario: Escenario, proveedor: ReceptorHTTP
+    ) async throws {
         let e2e = DirectoE2ETests()
-        try await e2e.preparar(escenario, proveedor: proveedor, webhook: webhook)
-        let directo = try escenario.lanzar("directo")
         var esperadas: [String] = []
-        for (indice, (cuerpo, avisos, muestra)) in Self.pasos.enumerated() {
+        for (indice, (cuerpo, avisos, muestra)) in pasos.enumerated() {
             proveedor.fijar(DirectoE2ETests.json(cuerpo))
             if avisos.isEmpty {
                 #expect(await esperarQue { (try? await e2e.seguidos(escenario)) == 1 })
@@ -165,12 +167,26 @@ struct FinalEnDirectoE2ETests {
                 #expect(try await situacion(escenario) == muestra, "paso \(indice)")
             }
         }
+    }
+
+    @Test func laFinalDe2022AvisoPorAviso() async throws {
+        let proveedor = try ReceptorHTTP()
+        let webhook = try ReceptorHTTP()
+        defer {
+            proveedor.cerrar()
+            webhook.cerrar()
+        }
+        let escenario = Escenario()
+        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
+        let directo = try escenario.lanzar("directo")
+        try await reproducir(Self.pasos, en: escenario, proveedor: proveedor)
         directo.senal(SIGTERM)
         #expect(await directo.esperar().codigo == 143)
 
         let lineas = try await escenario.marcador("registro").salida
         for texto in [
             "notificación «Gol corregido» enviada: Lionel Messi, minuto 23 (Argentina, de penalti)",
+            "notificación «Gol corregido» enviada: Ángel Di María, minuto 36 (Argentina)",
             "notificación «Prórroga» enviada: Argentina 2-2 France",
             "notificación «Penaltis» enviada: Argentina 3-3 France",
             "notificación «Final del partido» enviada: Argentina 3-3 France (4-2 pen.)",
@@ -180,7 +196,7 @@ struct FinalEnDirectoE2ETests {
         #expect(!lineas.contains("Gol anulado"))
         // The webhook gets goals and corrections (the default kinds): the correction under
         // the first goal's key, in the goal's own format, never an annulment and a new goal.
-        #expect(await webhook.esperar(7))
+        #expect(await webhook.esperar(8))
         let posts = webhook.peticiones
         let documentos = posts.compactMap {
             try? JSONSerialization.jsonObject(with: $0.cuerpo) as? [String: Any]
@@ -190,15 +206,18 @@ struct FinalEnDirectoE2ETests {
                 == [
                     "gol ¡Gol!: Ángel Di María (Argentina), minuto 23",
                     "corregido Gol corregido: Lionel Messi (Argentina, de penalti), minuto 23",
-                    "gol ¡Gol!: Ángel Di María (Argentina), minuto 36",
+                    "gol ¡Gol!: Ángel Di María (Argentina), minuto 35",
+                    "corregido Gol corregido: Ángel Di María (Argentina), minuto 36",
                     "gol ¡Gol!: Kylian Mbappé (France, de penalti), minuto 80",
                     "gol ¡Gol!: Kylian Mbappé (France), minuto 81",
                     "gol ¡Gol!: Lionel Messi (Argentina), minuto 108",
                     "gol ¡Gol!: Kylian Mbappé (France, de penalti), minuto 118",
                 ])
-        #expect(posts.count == 7)
+        #expect(posts.count == 8)
         #expect(posts[0].cabeceras["idempotency-key"] == posts[1].cabeceras["idempotency-key"])
         #expect(documentos[1]["identificador"] as? String == "gol-23-Ángel Di María")
+        #expect(posts[2].cabeceras["idempotency-key"] == posts[3].cabeceras["idempotency-key"])
+        #expect(documentos[3]["identificador"] as? String == "gol-35-Ángel Di María")
         // Lists and the card agree with the alert.
         let partidos = try await escenario.marcador("partidos", entorno: ["TZ": "UTC"]).salida
         #expect(partidos.contains("Terminado"))
@@ -208,5 +227,51 @@ struct FinalEnDirectoE2ETests {
         #expect(ficha.contains("Argentina 3-3 France (4-2 pen.)"), "\(ficha)")
         #expect(ficha.contains("(120 minutos)"), "\(ficha)")
         #expect(ficha.contains("Resultado oficial: 3-3 tras la prórroga, 4-2 en los penaltis"))
+    }
+
+    /// VAR takes away a goal after a later one was scored: only that goal is annulled, under
+    /// its own key, and the later goal stands (contract.md: only a goal that disappears is
+    /// «Gol anulado»).
+    @Test func unGolAnuladoTrasOtroPosteriorSoloAnulaEse() async throws {
+        let proveedor = try ReceptorHTTP()
+        let webhook = try ReceptorHTTP()
+        defer {
+            proveedor.cerrar()
+            webhook.cerrar()
+        }
+        let escenario = Escenario()
+        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
+        let directo = try escenario.lanzar("directo")
+        let pasos: [(Data, [String], String?)] = [
+            (Self.final("TIMED"), [], nil),
+            (
+                Self.final("IN_PLAY", minuto: 23, goles: [Self.messi]),
+                ["inicio inicio", "gol gol-23-Lionel Messi"], nil
+            ),
+            (
+                Self.final("IN_PLAY", minuto: 37, goles: [Self.messi, Self.diMaria]),
+                ["gol gol-36-Ángel Di María"], nil
+            ),
+            (
+                Self.final("IN_PLAY", minuto: 40, goles: [Self.diMaria]),
+                ["anulado gol-23-Lionel Messi"], "En juego 40 - 90"
+            ),
+        ]
+        try await reproducir(pasos, en: escenario, proveedor: proveedor)
+        directo.senal(SIGTERM)
+        #expect(await directo.esperar().codigo == 143)
+        let lineas = try await escenario.marcador("registro").salida
+        #expect(
+            lineas.contains(
+                "notificación «Gol anulado» enviada: Lionel Messi, minuto 23 (Argentina, de penalti)"
+            ),
+            "\(lineas)")
+        #expect(!lineas.contains("Gol anulado» enviada: Ángel Di María"))
+        #expect(await webhook.esperar(3))
+        let posts = webhook.peticiones
+        #expect(posts.count == 3)
+        #expect(posts[0].cabeceras["idempotency-key"] == posts[2].cabeceras["idempotency-key"])
+        let partido = try #require(try await documento(escenario))
+        #expect("\(partido["marcador"] ?? "")" == "1-0", "\(partido)")
     }
 }
