@@ -326,6 +326,9 @@ public final class Sondeador: Servicio {
         } else {
             texto += "-"
         }
+        for tarjeta in partido.rojas ?? [] {
+            texto += "|\(tarjeta.identificador)\u{1F}\(tarjeta.lado.rawValue)"
+        }
         return texto
     }
 

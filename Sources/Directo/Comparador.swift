@@ -66,6 +66,19 @@ public enum Comparador {
         var enOrden: [(clave: Double, aviso: AvisoDeGol)] = cambios.nuevos.map {
             (Double($0.minuto.minuto), $0)
         }
+        // Each sending-off once, among the goals by its minute, with the score it found.
+        var avisadas = base.rojas ?? []
+        for tarjeta in partido.rojas ?? [] where !avisadas.contains(tarjeta.identificador) {
+            avisadas.append(tarjeta.identificador)
+            enOrden.append(
+                (
+                    Double(tarjeta.minuto.minuto),
+                    AvisoDeGol.roja(
+                        tarjeta, partidoId: partidoId,
+                        marcador: marcador(hasta: tarjeta.minuto.minuto))
+                ))
+        }
+        foto.rojas = avisadas.isEmpty ? base.rojas : avisadas
         if let prorroga = momento(
             .prorroga, cuando: partido.estado == .prorroga, hasta: Duracion.porDefecto)
         {

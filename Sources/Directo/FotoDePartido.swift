@@ -29,6 +29,9 @@ public struct FotoDePartido: Sendable, Hashable, Codable {
     /// Kick-off, half-time, extra time, the shoot-out and full time already notified (each
     /// once per match).
     public var momentos: [TipoDeAviso]
+    /// The sendings-off already notified, by identifier (a snapshot written before cards were
+    /// read has none).
+    public var rojas: [String]?
 
     public static let vacia = FotoDePartido(
         estado: .programado, minuto: nil, penaltis: nil, marcador: .cero, goles: [], momentos: [])

@@ -93,7 +93,51 @@ public enum LectorDeFootballData {
                     fallo: { fallo("goals[\(i)]: \($0)") })
             }.sorted { $0.minuto < $1.minuto }
         }
+        if case .lista(let tarjetas)? = valor["bookings"] {
+            // A booking that cannot be read is left out: the match's goals still count.
+            partido.rojas = tarjetas.compactMap {
+                roja(
+                    $0, local: local, visitante: visitante,
+                    idLocal: entero(valor["homeTeam"]?["id"]))
+            }.sorted { $0.minuto < $1.minuto }
+        }
         return partido
+    }
+
+    /// A booking that sends a player off (`RED`, or `YELLOW_RED`: a second yellow); `nil` for
+    /// a yellow card or one without a minute or a player.
+    private static func roja(_ valor: ValorJSON, local: String, visitante: String, idLocal: Int?)
+        -> TarjetaRoja?
+    {
+        let tarjeta = texto(valor["card"]) ?? ""
+        guard tarjeta == "RED" || tarjeta == "YELLOW_RED",
+            let minuto = minutoDeJuego(valor),
+            let nombre = texto(valor["player"]?["name"]).map(LectorOpenFootball.nombreSeguro),
+            !nombre.isEmpty
+        else { return nil }
+        let lado = self.lado(valor["team"], local: local, idLocal: idLocal)
+        return TarjetaRoja(
+            minuto: minuto, jugador: nombre, equipo: lado == .local ? local : visitante,
+            lado: lado, dobleAmarilla: tarjeta == "YELLOW_RED")
+    }
+
+    /// An event's minute and added time; a minute past 120 is the added time of extra time.
+    private static func minutoDeJuego(_ valor: ValorJSON) -> MinutoDeJuego? {
+        guard var minuto = entero(valor["minute"]), (1...130).contains(minuto) else { return nil }
+        var anadido = max(0, min(30, entero(valor["injuryTime"]) ?? 0))
+        if minuto > 120 {
+            anadido = min(30, anadido + minuto - 120)
+            minuto = 120
+        }
+        return MinutoDeJuego(minuto, anadido: anadido)
+    }
+
+    /// The side of an event's `team`: by id when both are known, else by name.
+    private static func lado(_ equipo: ValorJSON?, local: String, idLocal: Int?) -> Lado {
+        let esLocal =
+            idLocal != nil && entero(equipo?["id"]) != nil
+            ? entero(equipo?["id"]) == idLocal : texto(equipo?["name"]) == local
+        return esLocal ? .local : .visitante
     }
 
     /// SCHEDULED/TIMED, IN_PLAY/LIVE, EXTRA_TIME, PENALTY_SHOOTOUT, PAUSED, FINISHED/AWARDED,
@@ -116,31 +160,19 @@ public enum LectorDeFootballData {
         _ valor: ValorJSON, local: String, visitante: String, idLocal: Int?,
         fallo: (String) -> FalloDeFeed
     ) throws -> Gol {
-        guard var minuto = entero(valor["minute"]), (1...130).contains(minuto) else {
-            throw fallo("falta el minuto")
-        }
-        var anadido = max(0, min(30, entero(valor["injuryTime"]) ?? 0))
-        // A minute past 120 is the added time of extra time.
-        if minuto > 120 {
-            anadido = min(30, anadido + minuto - 120)
-            minuto = 120
-        }
+        guard let minuto = minutoDeJuego(valor) else { throw fallo("falta el minuto") }
         guard let nombre = texto(valor["scorer"]?["name"]).map(LectorOpenFootball.nombreSeguro),
             !nombre.isEmpty
         else {
             throw fallo("falta el goleador")
         }
         // `team` is the side the goal counts for; an own goal's scorer plays for the other.
-        let equipo = valor["team"]
-        let esLocal =
-            idLocal != nil && entero(equipo?["id"]) != nil
-            ? entero(equipo?["id"]) == idLocal : texto(equipo?["name"]) == local
-        let lado: Lado = esLocal ? .local : .visitante
+        let lado = self.lado(valor["team"], local: local, idLocal: idLocal)
         let tipo = texto(valor["type"]) ?? "REGULAR"
         let propia = tipo == "OWN"
         let suyo = (propia ? lado.contrario : lado) == .local ? local : visitante
         return Gol(
-            minuto: MinutoDeJuego(minuto, anadido: anadido),
+            minuto: minuto,
             jugador: Jugador(nombre, de: Equipo(suyo)), lado: lado, penalti: tipo == "PENALTY",
             enPropiaPuerta: propia)
     }

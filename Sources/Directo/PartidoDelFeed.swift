@@ -26,6 +26,9 @@ public struct PartidoDelFeed: Sendable, Hashable {
     /// The goals, in playing order, when the feed lists them (football-data's free plan does
     /// not: then only the score tells).
     public var goles: [Gol]?
+    /// The sendings-off, in playing order, when the feed lists bookings (football-data's
+    /// match resource does).
+    public var rojas: [TarjetaRoja]?
 
     public init(
         claveExterna: String, competicion: String, fecha: String? = nil, hora: String? = nil,

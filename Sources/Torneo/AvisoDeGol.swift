@@ -120,6 +120,7 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public static let tituloDeCorregido = "Gol corregido"
     public static let tituloDeProrroga = "Prórroga"
     public static let tituloDePenaltis = "Penaltis"
+    public static let tituloDeRoja = "Tarjeta roja"
 
     /// The annulment of `gol` (directo.md): «Gol anulado», body `Gol anulado: Luis (Rayo FC),
     /// minuto 35`, under the goal's identifier, with the score it leaves.
@@ -181,6 +182,24 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
             identificador: tipo.rawValue, titulo: titulo, cuerpo: cuerpo, partidoId: partidoId,
             minuto: minuto, jugador: "", equipo: "", marcador: marcador)
         aviso.tipo = tipo
+        return aviso
+    }
+
+    /// A sending-off: «Tarjeta roja», body `Antonio Rüdiger (Real Madrid CF), minuto 70`, a
+    /// second yellow marked like a goal's marks (`(Real Madrid CF, doble amarilla)`), with the
+    /// score it finds.
+    public static func roja(_ tarjeta: TarjetaRoja, partidoId: Int, marcador: Marcador)
+        -> AvisoDeGol
+    {
+        let marcas = [tarjeta.equipo] + (tarjeta.dobleAmarilla ? ["doble amarilla"] : [])
+        var aviso = AvisoDeGol(
+            identificador: tarjeta.identificador, titulo: tituloDeRoja,
+            cuerpo:
+                "\(tarjeta.jugador) (\(marcas.joined(separator: ", "))), minuto \(tarjeta.minuto)",
+            partidoId: partidoId, minuto: tarjeta.minuto, jugador: tarjeta.jugador,
+            equipo: tarjeta.equipo, marcador: marcador)
+        aviso.tipo = .roja
+        aviso.lado = tarjeta.lado
         return aviso
     }
 
@@ -286,6 +305,8 @@ public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
     case prorroga
     case penaltis
     case final
+    /// A player of a live match sent off (a straight red or a second yellow).
+    case roja
 
     /// The kind a channel chooses with `--avisar`; a test is not chosen, it always goes.
     public var clase: ClaseDeAviso? {
@@ -298,6 +319,7 @@ public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
         case .inicio: .inicio
         case .descanso: .descanso
         case .final: .final
+        case .roja: .rojas
         case .prueba: nil
         }
     }

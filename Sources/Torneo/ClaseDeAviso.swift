@@ -1,7 +1,8 @@
-/// The kinds of notice a channel may choose (`--avisar goles,anulados,inicio,descanso,final`,
-/// directo.md). By default a channel gets goals and annulments: the alert and its correction.
+/// The kinds of notice a channel may choose (`--avisar goles,anulados,rojas,inicio,descanso,
+/// final`, directo.md). By default a channel gets goals and annulments: the alert and its
+/// correction.
 public enum ClaseDeAviso: String, Sendable, Hashable, CaseIterable, Comparable {
-    case goles, anulados, inicio, descanso, final
+    case goles, anulados, rojas, inicio, descanso, final
 
     public static let porDefecto: Set<ClaseDeAviso> = [.goles, .anulados]
 

@@ -44,6 +44,11 @@ struct CanalesTests {
         try await canal.notificarGol(
             AvisoDeGol.anulacion(de: penalti, marcador: Marcador(local: 0, visitante: 0)))
         try await canal.notificarGol(AvisoDeGol.correccion(de: "gol-35-Luis", ahora: penalti))
+        try await canal.notificarGol(
+            AvisoDeGol.roja(
+                TarjetaRoja(
+                    minuto: MinutoDeJuego(70), jugador: "Toño", equipo: "Toros", lado: .visitante,
+                    dobleAmarilla: true), partidoId: 1, marcador: .cero))
         #expect(
             registro.lineas == [
                 "notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)",
@@ -52,6 +57,7 @@ struct CanalesTests {
                 "notificación «¡Gol!» enviada: Toño, minuto 50 (Toros, en propia puerta)",
                 "notificación «Gol anulado» enviada: Iván, minuto 23 (Rayo FC, de penalti)",
                 "notificación «Gol corregido» enviada: Iván, minuto 23 (Rayo FC, de penalti)",
+                "notificación «Tarjeta roja» enviada: Toño, minuto 70 (Toros, doble amarilla)",
             ])
     }
 

@@ -258,6 +258,52 @@ struct ComparadorTests {
                 partido(.enJuego, Marcador(local: 1, visitante: 0), goles: [propia]),
             ]).last == "gol: Mandžukić (Toros, en propia puerta), minuto 18")
     }
+
+    /// contract.md: each sending-off once, «Tarjeta roja», among the goals by its minute, a
+    /// second yellow marked like a goal's marks; a first look is no news.
+    @Test func cadaRojaSeAvisaUnaVezEntreLosGoles() {
+        func rojas(_ tarjetas: [TarjetaRoja], goles: [Gol], minuto: Int) -> PartidoDelFeed {
+            var respuesta = partido(
+                .enJuego, Marcador(local: goles.count, visitante: 0), goles: goles, minuto: minuto)
+            respuesta.rojas = tarjetas
+            return respuesta
+        }
+        let segunda = TarjetaRoja(
+            minuto: MinutoDeJuego(30), jugador: "Iván", equipo: "Toros", lado: .visitante,
+            dobleAmarilla: true)
+        let directa = TarjetaRoja(
+            minuto: MinutoDeJuego(90, anadido: 2), jugador: "Luis", equipo: "Rayo FC",
+            lado: .local)
+        let luis = gol(40, "Luis", .local)
+        let textos = avisos([
+            rojas([], goles: [], minuto: 1),
+            rojas([segunda], goles: [luis], minuto: 41),
+            rojas([segunda], goles: [luis], minuto: 60),
+            rojas([segunda, directa], goles: [luis], minuto: 92),
+        ])
+        #expect(
+            textos == [
+                "inicio: Rayo FC – Toros",
+                "roja: Iván (Toros, doble amarilla), minuto 30",
+                "gol: Luis (Rayo FC), minuto 40",
+                "roja: Luis (Rayo FC), minuto 90+2",
+            ])
+        let (foto, aviso) = Comparador.comparar(
+            anterior: nil, con: rojas([directa], goles: [luis], minuto: 92), partidoId: 7)
+        let roja = try? #require(aviso.first { $0.tipo == .roja })
+        #expect(roja?.titulo == "Tarjeta roja")
+        #expect(roja?.identificador == "roja-90+2-Luis")
+        #expect(roja?.tipo.clase == .rojas)
+        #expect(roja?.marcador == Marcador(local: 1, visitante: 0))
+        #expect(foto.rojas == ["roja-90+2-Luis"])
+        // A first look at a source is where things stand: the card is kept, not sent.
+        let (primera, nada) = Comparador.comparar(
+            anterior: nil, con: rojas([segunda], goles: [], minuto: 31), partidoId: 7,
+            silencioso: true)
+        #expect(nada.isEmpty && primera.rojas == [segunda.identificador])
+        // A snapshot written before cards were read has none.
+        #expect(FotoDePartido.leer(FotoDePartido.vacia.json)?.rojas == nil)
+    }
 }
 
 @Suite("Directo: football-data v4")
@@ -290,6 +336,42 @@ struct LectorDeFootballDataTests {
         #expect(goles[0].jugador.equipo.nombre == "Toros")
         #expect(goles[1].minuto == MinutoDeJuego(45, anadido: 2))
         #expect(goles[2].penalti)
+    }
+
+    /// `bookings[]` of the match resource: a straight red and a second yellow are sendings-off,
+    /// a yellow is not; a booking without a minute or a player is left out, the match kept.
+    @Test func lasTarjetasRojasDeLaFichaDelPartido() throws {
+        let partido = try #require(
+            try leer(
+                """
+                {"matches": [{"id": 4, "status": "IN_PLAY", "minute": 80,
+                 "homeTeam": {"id": 86, "name": "Real Madrid CF"}, "awayTeam": {"id": 81, "name": "FC Barcelona"},
+                 "score": {"fullTime": {"home": 0, "away": 0}},
+                 "bookings": [
+                   {"minute": 70, "team": {"id": 86}, "player": {"name": "Antonio Rüdiger"}, "card": "RED"},
+                   {"minute": 12, "team": {"id": 81}, "player": {"name": "Gavi"}, "card": "YELLOW"},
+                   {"minute": 55, "team": {"id": 81}, "player": {"name": "Gavi"}, "card": "YELLOW_RED"},
+                   {"minute": 60, "team": {"id": 81}, "player": {}, "card": "RED"},
+                   {"team": {"id": 86}, "player": {"name": "Nadie"}, "card": "RED"}]}]}
+                """
+            ).first)
+        let rojas = try #require(partido.rojas)
+        #expect(
+            rojas == [
+                TarjetaRoja(
+                    minuto: MinutoDeJuego(55), jugador: "Gavi", equipo: "FC Barcelona",
+                    lado: .visitante, dobleAmarilla: true),
+                TarjetaRoja(
+                    minuto: MinutoDeJuego(70), jugador: "Antonio Rüdiger",
+                    equipo: "Real Madrid CF", lado: .local),
+            ])
+        let aviso = AvisoDeGol.roja(rojas[1], partidoId: 1, marcador: .cero)
+        #expect(aviso.cuerpo == "Antonio Rüdiger (Real Madrid CF), minuto 70")
+        // Without bookings, nothing is known about cards.
+        #expect(
+            try leer(
+                #"{"matches": [{"id": 5, "homeTeam": {"name": "A"}, "awayTeam": {"name": "B"}}]}"#
+            ).first?.rojas == nil)
     }
 
     @Test func unaTandaDePenaltisNoCuentaEnElMarcador() throws {

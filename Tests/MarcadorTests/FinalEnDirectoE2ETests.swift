@@ -17,7 +17,8 @@ struct FinalEnDirectoE2ETests {
 
     static func final(
         _ estado: String, minuto: Int? = nil, anadido: Int? = nil, duracion: String = "REGULAR",
-        goles: [GolDelFeed] = [], penaltis: (Int, Int)? = nil
+        goles: [GolDelFeed] = [], penaltis: (Int, Int)? = nil,
+        tarjetas: [(minuto: Int, nombre: String, local: Bool, tarjeta: String)]? = nil
     ) -> Data {
         let local = goles.filter(\.local).count
         let visitante = goles.count - local
@@ -49,6 +50,15 @@ struct FinalEnDirectoE2ETests {
                 ] as [String: Any]
             },
         ]
+        if let tarjetas {
+            partido["bookings"] = tarjetas.map { tarjeta in
+                [
+                    "minute": tarjeta.minuto, "team": ["id": tarjeta.local ? 762 : 773],
+                    "player": ["id": tarjeta.nombre.count, "name": tarjeta.nombre],
+                    "card": tarjeta.tarjeta,
+                ] as [String: Any]
+            }
+        }
         if let minuto { partido["minute"] = minuto }
         if let anadido { partido["injuryTime"] = anadido }
         return try! JSONSerialization.data(withJSONObject: ["matches": [partido]])
@@ -273,5 +283,72 @@ struct FinalEnDirectoE2ETests {
         #expect(posts[0].cabeceras["idempotency-key"] == posts[2].cabeceras["idempotency-key"])
         let partido = try #require(try await documento(escenario))
         #expect("\(partido["marcador"] ?? "")" == "1-0", "\(partido)")
+    }
+
+    /// The match resource's bookings (contract.md: «Tarjeta roja»): a second yellow and a
+    /// straight red, each once, to the channel that asked for `rojas` and to no other; a
+    /// yellow card is nothing. The cards here are a made-up sequence, not the final's.
+    @Test func lasRojasLleganUnaVezSoloAQuienLasPide() async throws {
+        let proveedor = try ReceptorHTTP()
+        let webhook = try ReceptorHTTP()
+        defer {
+            proveedor.cerrar()
+            webhook.cerrar()
+        }
+        let escenario = Escenario()
+        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
+        #expect(
+            try await escenario.marcador(
+                "avisos", "canales", "añadir", "registro", "--nombre", "rojas", "--avisar", "rojas"
+            ).codigo == 0)
+        let directo = try escenario.lanzar("directo")
+        let amarilla = (minuto: 12, nombre: "Enzo Fernández", local: true, tarjeta: "YELLOW")
+        let segunda = (minuto: 55, nombre: "Enzo Fernández", local: true, tarjeta: "YELLOW_RED")
+        let roja = (minuto: 70, nombre: "Adrien Rabiot", local: false, tarjeta: "RED")
+        let pasos: [(Data, [String], String?)] = [
+            (Self.final("TIMED"), [], nil),
+            (Self.final("IN_PLAY", minuto: 13, tarjetas: [amarilla]), ["inicio inicio"], nil),
+            (
+                Self.final(
+                    "IN_PLAY", minuto: 56, goles: [Self.messi], tarjetas: [amarilla, segunda]),
+                ["gol gol-23-Lionel Messi"], nil
+            ),
+            (
+                Self.final(
+                    "IN_PLAY", minuto: 71, goles: [Self.messi], tarjetas: [amarilla, segunda, roja]),
+                [], nil
+            ),
+            (
+                Self.final(
+                    "FINISHED", minuto: 90, goles: [Self.messi],
+                    tarjetas: [amarilla, segunda, roja]), ["final final"], nil
+            ),
+        ]
+        try await reproducir(pasos, en: escenario, proveedor: proveedor)
+        let e2e = DirectoE2ETests()
+        let esperadas = [
+            "roja roja-55-Enzo Fernández entregada", "roja roja-70-Adrien Rabiot entregada",
+        ]
+        let llegadas = await esperarQue(limite: .seconds(60)) {
+            (try? await e2e.entregas(escenario, canal: "rojas")) == esperadas
+        }
+        let vistas = try await e2e.entregas(escenario, canal: "rojas")
+        #expect(llegadas, "\(vistas)")
+        directo.senal(SIGTERM)
+        #expect(await directo.esperar().codigo == 143)
+        let lineas = try await escenario.marcador("registro").salida
+        for texto in [
+            "notificación «Tarjeta roja» enviada: Enzo Fernández, minuto 55 (Argentina, doble amarilla)",
+            "notificación «Tarjeta roja» enviada: Adrien Rabiot, minuto 70 (France)",
+        ] {
+            #expect(lineas.components(separatedBy: texto).count == 2, "\(texto)\n\(lineas)")
+        }
+        // The webhook keeps its default kinds (goles, anulados): the goal, no card.
+        #expect(await webhook.esperar(1))
+        let tipos = webhook.peticiones.compactMap {
+            (try? JSONSerialization.jsonObject(with: $0.cuerpo) as? [String: Any])?["tipo"]
+                as? String
+        }
+        #expect(tipos == ["gol"])
     }
 }

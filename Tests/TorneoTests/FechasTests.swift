@@ -83,6 +83,8 @@ struct FechasTests {
 struct ClasesYHorasTests {
     @Test func lasClasesSeLeenYSeEscriben() {
         #expect(ClaseDeAviso.leer("goles, anulados,final") == [.goles, .anulados, .final])
+        #expect(ClaseDeAviso.leer("rojas,goles") == [.goles, .rojas])
+        #expect(ClaseDeAviso.texto([.final, .rojas, .goles]) == "goles,rojas,final")
         #expect(ClaseDeAviso.leer("goles,penaltis") == nil)
         #expect(ClaseDeAviso.leer("") == nil)
         #expect(ClaseDeAviso.texto([.final, .goles]) == "goles,final")

@@ -17,7 +17,7 @@ public struct CanalRegistro: Notificador {
 
     static func linea(_ aviso: AvisoDeGol) -> String {
         switch aviso.tipo {
-        case .gol, .anulado, .corregido:
+        case .gol, .anulado, .corregido, .roja:
             "notificación «\(aviso.titulo)» enviada: "
                 + "\(aviso.jugador.isEmpty ? aviso.equipo : aviso.jugador), minuto \(aviso.minuto)"
                 + (aviso.marcas.map { " (\($0))" } ?? "")

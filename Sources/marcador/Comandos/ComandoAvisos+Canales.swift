@@ -61,7 +61,7 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     @Opcion(
         "--avisar",
         ayuda:
-            "Qué avisos recibe: goles, anulados, inicio, descanso y final, separados por comas (por defecto, goles,anulados)."
+            "Qué avisos recibe: goles, anulados, rojas, inicio, descanso y final, separados por comas (por defecto, goles,anulados)."
     )
     var avisar: ClasesElegidas?
 

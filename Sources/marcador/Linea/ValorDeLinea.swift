@@ -155,7 +155,7 @@ extension Clasificacion.Desempate: ValorDeLinea {
     static var valoresPosibles: [String]? { allCases.map(\.rawValue) }
 }
 
-/// `--avisar goles,anulados,inicio,descanso,final`.
+/// `--avisar goles,anulados,rojas,inicio,descanso,final`.
 struct ClasesElegidas: ValorDeLinea, Hashable {
     /// One kind completes at a time (`goles,` then the next).
     static var valoresPosibles: [String]? { ClaseDeAviso.allCases.map(\.rawValue) }

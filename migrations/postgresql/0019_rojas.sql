@@ -1,0 +1,6 @@
+-- The notices of every moment a fan follows (contract.md): a player sent off («Tarjeta roja»),
+-- a side's lineup published («Alineaciones»), a kick-off coming («Empieza pronto»).
+ALTER TABLE aviso DROP CONSTRAINT aviso_tipo_check;
+ALTER TABLE aviso ADD CONSTRAINT aviso_tipo_check
+    CHECK (tipo IN ('gol', 'prueba', 'anulado', 'corregido', 'inicio', 'descanso', 'prorroga',
+        'penaltis', 'final', 'roja', 'alineacion', 'recordatorio'));
