@@ -69,8 +69,8 @@ CREATE TABLE IF NOT EXISTS "canal" (
     nombre TEXT PRIMARY KEY,
     tipo TEXT NOT NULL,
     activo INTEGER NOT NULL DEFAULT 1 CHECK (activo IN (0, 1)),
-    ajustes TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(ajustes)), avisar TEXT, horas_tranquilas TEXT) WITHOUT ROWID;
-INSERT INTO canal VALUES('registro','registro',1,'{}',NULL,NULL);
+    ajustes TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(ajustes)), avisar TEXT, horas_tranquilas TEXT, retraso REAL NOT NULL DEFAULT 0 CHECK (retraso >= 0)) WITHOUT ROWID;
+INSERT INTO canal VALUES('registro','registro',1,'{}',NULL,NULL,0.0);
 CREATE TABLE IF NOT EXISTS "entrega" (
     aviso_id INTEGER NOT NULL REFERENCES aviso (id) ON DELETE CASCADE,
     canal TEXT NOT NULL,

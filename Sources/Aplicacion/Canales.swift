@@ -49,6 +49,9 @@ extension Nucleo {
         }
     }
 
+    /// The longest delay a channel may ask (`--retraso`): an hour, more than any stream lags.
+    public static let retrasoMaximo: Double = 3600
+
     /// Adds a channel after checking its name, what it follows and that it works here.
     /// - Returns: the name it was stored under.
     /// - Throws: `Fallo.uso` for a bad or taken name (unless `reemplazar`),
@@ -57,7 +60,8 @@ extension Nucleo {
     public func anadirCanal(
         _ tipo: TipoDeCanal, nombre elegido: String?, ajustes: AjustesDeCanal,
         seguimiento: Seguimiento = Seguimiento(), reemplazar: Bool = false,
-        avisar: Set<ClaseDeAviso>? = nil, horasTranquilas: HorasTranquilas? = nil
+        avisar: Set<ClaseDeAviso>? = nil, horasTranquilas: HorasTranquilas? = nil,
+        retraso: Double = 0
     ) throws -> String {
         let nombre = elegido ?? tipo.rawValue
         guard !nombre.isEmpty, nombre.count <= 64, !TextoSeguro.tieneControl(nombre),
@@ -68,12 +72,18 @@ extension Nucleo {
                     + "(de 1 a 64 caracteres, sin caracteres de control; «terminal» está reservado)."
             )
         }
+        guard retraso.isFinite, (0...Self.retrasoMaximo).contains(retraso) else {
+            throw Fallo.uso(
+                "El retraso de un canal va de 0 a \(Int(Self.retrasoMaximo)) segundos, no "
+                    + "\(Textos.segundos(retraso)).")
+        }
         if tipo == .webhook { try Self.comprobarURLDeWebhook(ajustes.url) }
         var configurado = CanalConfigurado(
             nombre: nombre, tipo: tipo, ajustes: ajustes.json,
             filtros: try filtros(de: seguimiento))
         configurado.avisar = avisar ?? ClaseDeAviso.porDefecto
         configurado.horasTranquilas = horasTranquilas
+        configurado.retraso = retraso
         if case .failure(let fallo) = FabricaDeCanales.crear(
             configurado, entorno: entorno, registro: registro(eco: false),
             cambios: tienda.cambios)
@@ -168,6 +178,7 @@ extension Nucleo {
             partes.append("avisar=" + ClaseDeAviso.texto(canal.avisar))
         }
         if let horas = canal.horasTranquilas { partes.append("horas-tranquilas=\(horas)") }
+        if canal.retraso > 0 { partes.append("retraso=\(Textos.segundos(canal.retraso)) s") }
         return partes.joined(separator: " ")
     }
 }

@@ -11,6 +11,8 @@ public struct CanalConfigurado: Sendable, Hashable {
     public var avisar: Set<ClaseDeAviso> = ClaseDeAviso.porDefecto
     /// When it gets them quietly (`--horas-tranquilas`), if ever.
     public var horasTranquilas: HorasTranquilas?
+    /// Seconds its notices wait after the event (`--retraso`): a stream lags the pitch.
+    public var retraso: Double = 0
 
     public init(
         nombre: String, tipo: TipoDeCanal, activo: Bool = true, ajustes: String = "{}",

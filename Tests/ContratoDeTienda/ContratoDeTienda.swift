@@ -25,6 +25,7 @@
         case resultadosSoloConElArriendoPropio
         case canalesYSeguimiento
         case cadaAvisoVaALosCanalesQueLoSiguen
+        case unCanalConRetraso
         case pruebasYBannersHuerfanos
         case cambiosYNotificaciones
         case poda
@@ -52,6 +53,7 @@
             case .canalesYSeguimiento: try canalesYSeguimiento(tienda)
             case .cadaAvisoVaALosCanalesQueLoSiguen:
                 try await cadaAvisoVaALosCanalesQueLoSiguen(tienda)
+            case .unCanalConRetraso: try await unCanalConRetraso(tienda)
             case .pruebasYBannersHuerfanos: try await pruebasYBannersHuerfanos(tienda)
             case .cambiosYNotificaciones: try await cambiosYNotificaciones(tienda)
             case .poda: try await poda(tienda)
@@ -399,6 +401,30 @@
                     "gol-35-Luis": todos, "gol-35-Sofía": (todos + ["toros"]).sorted(),
                     "gol-60-Marta": todos,
                 ])
+        }
+
+        /// A channel's delay is stored with each delivery (contract.md: a delay against
+        /// spoilers): nothing is due for it before the delay has passed, everything after.
+        @MainActor
+        func unCanalConRetraso(_ tienda: any Tienda) async throws {
+            var tarde = CanalConfigurado(nombre: "tarde", tipo: .registro)
+            tarde.retraso = 30
+            #expect(try tienda.buzon.guardar(tarde, reemplazar: false))
+            #expect(try tienda.buzon.canales().first { $0.nombre == "tarde" }?.retraso == 30)
+            let antes = segundosUnix()
+            _ = try await Self.jugarPartidoUno(tienda)
+            func reclamar(_ ahora: Double) throws -> Int {
+                try tienda.buzon.reclamar(
+                    Reclamo(
+                        canal: "tarde", arrendatario: "contrato", ahora: ahora, arriendo: 60,
+                        limite: 100, caducidad: 3600)
+                ).count
+            }
+            #expect(try reclamar(segundosUnix()) == 0)
+            #expect(try reclamar(antes + 29) == 0)
+            #expect(try reclamar(segundosUnix() + 31) == 5)
+            // The channel without a delay has its notices due at once.
+            #expect(try tienda.buzon.reclamar(Self.reclamo("contrato")).count == 5)
         }
 
         @MainActor

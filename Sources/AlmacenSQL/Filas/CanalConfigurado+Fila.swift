@@ -1,7 +1,7 @@
 import Torneo
 
 extension CanalConfigurado {
-    static let columnas = "nombre, tipo, activo, ajustes, avisar, horas_tranquilas"
+    static let columnas = "nombre, tipo, activo, ajustes, avisar, horas_tranquilas, retraso"
 
     /// A row of `canal` (`columnas`) with what it follows; `nil` for a type this binary does
     /// not know (written by a newer one), which is left alone.
@@ -12,6 +12,7 @@ extension CanalConfigurado {
             ajustes: fila.string("ajustes"), filtros: filtros)
         avisar = Self.avisar(fila.optionalString("avisar"))
         horasTranquilas = fila.optionalString("horas_tranquilas").flatMap(HorasTranquilas.init)
+        retraso = fila.double("retraso")
     }
 
     /// The stored `avisar` list (NULL: the default kinds).

@@ -518,12 +518,13 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             }
             try db.execute(
                 """
-                INSERT INTO canal (nombre, tipo, activo, ajustes, avisar, horas_tranquilas)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                INSERT INTO canal (nombre, tipo, activo, ajustes, avisar, horas_tranquilas,
+                    retraso)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4,
-                    avisar = ?5, horas_tranquilas = ?6
+                    avisar = ?5, horas_tranquilas = ?6, retraso = ?7
                 """, canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes,
-                canal.avisarAlmacenado, canal.horasTranquilas?.description)
+                canal.avisarAlmacenado, canal.horasTranquilas?.description, canal.retraso)
             try Self.escribirFiltros(db, canal.nombre, canal.filtros)
             return true
         }
@@ -630,10 +631,11 @@ enum ConsultasDeAvisos {
                 return (permitido, (local, visitante, fila.optionalString("competicion")))
             } ?? (false, nil)
         var activos: [(String, Set<ClaseDeAviso>)] = []
+        var retrasos: [String: Double] = [:]
         var filtros: [String: FiltrosDeCanal] = [:]
         try db.forEachRow(
             """
-            SELECT c.nombre, c.avisar, f.clase, f.valor FROM canal c
+            SELECT c.nombre, c.avisar, c.retraso, f.clase, f.valor FROM canal c
             LEFT JOIN canal_filtro f ON f.canal = c.nombre
             WHERE c.activo = 1 ORDER BY c.nombre, f.valor
             """
@@ -641,6 +643,7 @@ enum ConsultasDeAvisos {
             let nombre = fila.string("nombre")
             if activos.last?.0 != nombre {
                 activos.append((nombre, CanalConfigurado.avisar(fila.optionalString("avisar"))))
+                retrasos[nombre] = fila.double("retraso")
             }
             if let clase = fila.optionalString("clase") {
                 anotar(&filtros, canal: nombre, clase: clase, valor: fila.string("valor"))
@@ -682,7 +685,9 @@ enum ConsultasDeAvisos {
                         ultimo_error)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """, id, canal, ejecucion ?? seguimiento.map { -$0 } ?? 0, estado.rawValue,
-                    ahora, permitido ? nil : "avisos de gol desactivados")
+                    // Due once the channel's delay has passed: stored, so a restart inside
+                    // it neither loses the notice nor sends it early.
+                    ahora + (retrasos[canal] ?? 0), permitido ? nil : "avisos de gol desactivados")
             }
         }
     }

@@ -72,6 +72,13 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     )
     var horasTranquilas: HorasTranquilas?
 
+    @Opcion(
+        "--retraso", marcador: "SEGUNDOS", rango: 0...3600, unidad: " segundos",
+        ayuda:
+            "Segundos que esperan sus avisos tras el momento del partido, para no adelantarse a una retransmisión que va con retraso (de 0 a 3600; por defecto, 0)."
+    )
+    var retraso: Double?
+
     /// Stores the channel (the core checks its name, what it follows and that it works here).
     @MainActor
     func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
@@ -79,7 +86,8 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     {
         let guardado = try contexto.nucleo().anadirCanal(
             tipo, nombre: nombre, ajustes: ajustes, seguimiento: seguimiento.leido,
-            reemplazar: reemplazar, avisar: avisar?.clases, horasTranquilas: horasTranquilas)
+            reemplazar: reemplazar, avisar: avisar?.clases, horasTranquilas: horasTranquilas,
+            retraso: retraso ?? 0)
         contexto.terminal.linea(Frases.canalGuardado(guardado, tipo, reemplazado: reemplazar))
         return .ok
     }

@@ -4,3 +4,6 @@ ALTER TABLE aviso DROP CONSTRAINT aviso_tipo_check;
 ALTER TABLE aviso ADD CONSTRAINT aviso_tipo_check
     CHECK (tipo IN ('gol', 'prueba', 'anulado', 'corregido', 'inicio', 'descanso', 'prorroga',
         'penaltis', 'final', 'roja', 'alineacion', 'recordatorio'));
+-- A channel's delay against spoilers (`--retraso SEGUNDOS`): its deliveries are due that long
+-- after the notice.
+ALTER TABLE canal ADD COLUMN retraso double precision NOT NULL DEFAULT 0 CHECK (retraso >= 0);

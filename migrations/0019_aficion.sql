@@ -2,6 +2,9 @@
 -- a side's lineup published («Alineaciones»), a kick-off coming («Empieza pronto»). One rebuild
 -- of `aviso` for the three kinds: SQLite cannot change a CHECK, so the table is made again
 -- (create, copy, drop, rename) with foreign keys off as migrations run, and its indexes too.
+-- A channel's delay against spoilers (`--retraso SEGUNDOS`): its deliveries are due that long
+-- after the notice.
+ALTER TABLE canal ADD COLUMN retraso REAL NOT NULL DEFAULT 0 CHECK (retraso >= 0);
 CREATE TABLE aviso_nuevo (
     id INTEGER PRIMARY KEY,
     ejecucion_id INTEGER REFERENCES ejecucion (id) ON DELETE CASCADE,
