@@ -25,6 +25,15 @@ public final class Sondeador: Servicio {
     /// snapshot are both unchanged needs no decoding, comparing or encoding (most of a poll of
     /// a thousand matches, when a few of them change).
     private let escritas = Mutex<[String: (huella: String, foto: String)]>([:])
+    /// The match resource last read for each live match (`fuente|clave`), with the list
+    /// entry's fingerprint then: fetched again only when the entry changes, and meanwhile
+    /// what fills in the goals and cards the list does not carry.
+    private let detalles = Mutex<[String: (entrada: String, partido: PartidoDelFeed)]>([:])
+    /// When each source's requests went out in the last minute: football-data's free plan
+    /// allows 10 a minute for every competition a key follows.
+    private let peticiones = Mutex<[Int: [Double]]>([:])
+    /// Requests a minute when the provider does not say how many are left.
+    public static let peticionesPorMinuto = 10
     /// How long a source is this poller's once leased: twice the longest request (10 s), so
     /// only a poller that died or froze loses it — and not much longer, since a poller killed
     /// in the middle of a poll keeps every other one off the source until it expires (at 60 s
@@ -135,12 +144,25 @@ public final class Sondeador: Servicio {
         let limite = min(10, max(2, cada))
         let sondeo: SondeoHecho
         do {
+            anotarPeticiones(1, fuente: fuente.id)
             let respuesta = try await cliente(
                 PeticionHTTP(
                     url: fuente.configurada.url, cabeceras: cabeceras, limite: limite,
                     maximoDeBytes: Self.bytesMaximos))
             if Task.isCancelled { return await soltar(fuente) }
-            sondeo = leer(respuesta, de: arrendada, formato: formato)
+            var lectura: LecturaDeFeed?
+            if formato == .footballData, (200..<300).contains(respuesta.codigo),
+                !respuesta.cortado,
+                var leida = try? formato.leer(
+                    respuesta.cuerpo, nombrePorDefecto: fuente.configurada.nombre)
+            {
+                leida.partidos = await conDetalles(
+                    leida.partidos, de: fuente, respuesta: respuesta, cabeceras: cabeceras,
+                    limite: limite)
+                if Task.isCancelled { return await soltar(fuente) }
+                lectura = leida
+            }
+            sondeo = leer(respuesta, de: arrendada, formato: formato, lectura: lectura)
         } catch is CancellationError {
             return await soltar(fuente)
         } catch {
@@ -176,9 +198,11 @@ public final class Sondeador: Servicio {
     }
 
     /// The outcome of an answer.
-    func leer(_ respuesta: RespuestaHTTP, de arrendada: FuenteArrendada, formato: FormatoDeFuente)
-        -> SondeoHecho
-    {
+    /// - Parameter lectura: the answer already read (with the match resources it led to).
+    func leer(
+        _ respuesta: RespuestaHTTP, de arrendada: FuenteArrendada, formato: FormatoDeFuente,
+        lectura leida: LecturaDeFeed? = nil
+    ) -> SondeoHecho {
         let fuente = arrendada.estado
         let ahora = nucleo.ahora()
         let cada = fuente.configurada.cada
@@ -200,8 +224,9 @@ public final class Sondeador: Servicio {
             }
             let lectura: LecturaDeFeed
             do {
-                lectura = try formato.leer(
-                    respuesta.cuerpo, nombrePorDefecto: fuente.configurada.nombre)
+                lectura =
+                    try leida
+                    ?? formato.leer(respuesta.cuerpo, nombrePorDefecto: fuente.configurada.nombre)
             } catch {
                 return fallido(arrendada, "respuesta ilegible: \(TextoSeguro.limpio("\(error)"))")
             }
@@ -251,6 +276,104 @@ public final class Sondeador: Servicio {
         return SondeoHecho(
             fuente: fuente.id, etag: nil, modificado: nil, proximo: nucleo.ahora() + espera,
             estado: "\(motivo); se reintenta en \(Textos.segundos(espera)) s", fallido: true)
+    }
+
+    // MARK: - The match resource
+
+    /// The list's matches, each live one whose entry changed read again from the match resource
+    /// (football-data's list carries no bookings, substitutions or lineups), as many as the
+    /// provider's budget allows this minute; the others filled in from the resource last read.
+    private func conDetalles(
+        _ partidos: [PartidoDelFeed], de fuente: EstadoDeFuente, respuesta: RespuestaHTTP,
+        cabeceras: [(String, String)], limite: Double
+    ) async -> [PartidoDelFeed] {
+        let prefijo = "\(fuente.id)|"
+        let guardados = detalles.withLock { $0 }
+        var candidatos: [(indice: Int, entrada: String, url: String)] = []
+        for (i, partido) in partidos.enumerated() where partido.estado != .programado {
+            let entrada = Self.huella(partido)
+            let anterior = guardados[prefijo + partido.claveExterna]
+            // A match over before this process read it live is not news: no request.
+            guard anterior?.entrada != entrada,
+                partido.estado != .terminado || anterior != nil,
+                let url = LectorDeFootballData.urlDelDetalle(
+                    lista: fuente.configurada.url, id: partido.claveExterna)
+            else { continue }
+            candidatos.append((i, entrada, url))
+        }
+        let cupo = presupuesto(
+            fuente: fuente.id,
+            disponibles: respuesta.cabeceras["x-requests-available-minute"].flatMap { Int($0) })
+        let elegidos = Array(candidatos.prefix(cupo))
+        anotarPeticiones(elegidos.count, fuente: fuente.id)
+        let leidos = await withTaskGroup(of: (Int, String, PartidoDelFeed?).self) { grupo in
+            for candidato in elegidos {
+                grupo.addTask {
+                    let respuesta = try? await self.cliente(
+                        PeticionHTTP(
+                            url: candidato.url,
+                            cabeceras: cabeceras.filter {
+                                $0.0 != "If-None-Match" && $0.0 != "If-Modified-Since"
+                            }, limite: limite, maximoDeBytes: Self.bytesMaximos))
+                    guard let respuesta, (200..<300).contains(respuesta.codigo),
+                        !respuesta.cortado
+                    else { return (candidato.indice, candidato.entrada, nil) }
+                    return (
+                        candidato.indice, candidato.entrada,
+                        LectorDeFootballData.leerDetalle(
+                            respuesta.cuerpo, competicion: fuente.configurada.nombre)
+                    )
+                }
+            }
+            var leidos: [(Int, String, PartidoDelFeed?)] = []
+            for await leido in grupo { leidos.append(leido) }
+            return leidos
+        }
+        var resultado = partidos
+        var nuevos: [String: (entrada: String, partido: PartidoDelFeed)] = [:]
+        for (indice, entrada, detalle) in leidos {
+            guard var detalle, detalle.claveExterna == partidos[indice].claveExterna else {
+                continue
+            }
+            // The list's names and day are the match's key in the store: the resource
+            // fills in, it does not rename.
+            detalle.competicion = partidos[indice].competicion
+            detalle.local = partidos[indice].local
+            detalle.visitante = partidos[indice].visitante
+            detalle.fecha = partidos[indice].fecha
+            resultado[indice] = detalle
+            nuevos[prefijo + detalle.claveExterna] = (entrada, detalle)
+        }
+        for (i, partido) in resultado.enumerated()
+        where nuevos[prefijo + partido.claveExterna] == nil {
+            guard let anterior = guardados[prefijo + partido.claveExterna]?.partido else {
+                continue
+            }
+            resultado[i].goles = partido.goles ?? anterior.goles
+            resultado[i].rojas = partido.rojas ?? anterior.rojas
+        }
+        if !nuevos.isEmpty { detalles.withLock { $0.merge(nuevos) { _, nuevo in nuevo } } }
+        return resultado
+    }
+
+    /// How many match resources this poll may read: what the provider says is left this
+    /// minute (`X-Requests-Available-Minute`), else the free plan's 10 less this source's
+    /// requests of the last minute; one always kept for the next list.
+    private func presupuesto(fuente: Int, disponibles: Int?) -> Int {
+        if let disponibles { return max(0, disponibles - 1) }
+        let hace = nucleo.ahora() - 60
+        let usadas = peticiones.withLock { $0[fuente, default: []].filter { $0 > hace }.count }
+        return max(0, Self.peticionesPorMinuto - usadas - 1)
+    }
+
+    private func anotarPeticiones(_ n: Int, fuente: Int) {
+        guard n > 0 else { return }
+        let ahora = nucleo.ahora()
+        peticiones.withLock { todas in
+            var suyas = todas[fuente, default: []].filter { $0 > ahora - 60 }
+            suyas += Array(repeating: ahora, count: n)
+            todas[fuente] = suyas
+        }
     }
 
     /// After `fallos` failures in a row: the interval, doubled each time, 5 minutes at most.

@@ -37,6 +37,23 @@ public enum LectorDeFootballData {
         return lectura
     }
 
+    /// One match as the match resource (`/v4/matches/{id}`) gives it: the list entry's fields
+    /// and, where the plan gives them, its `goals` and `bookings`; `nil` when it cannot be read
+    /// (the list entry then stands).
+    public static func leerDetalle(_ bytes: [UInt8], competicion: String) -> PartidoDelFeed? {
+        guard let raiz = try? ValorJSON.leer(bytes) else { return nil }
+        let nombre = texto(raiz["competition"]?["name"]).map(LectorOpenFootball.nombreSeguro)
+        return try? partido(
+            raiz, indice: 0, competicion: nombre.flatMap { $0.isEmpty ? nil : $0 } ?? competicion)
+    }
+
+    /// The match resource's address for match `id`, from the list's (`…/v4/competitions/PD/
+    /// matches` → `…/v4/matches/{id}`); `nil` for an address that is not v4's.
+    public static func urlDelDetalle(lista: String, id: String) -> String? {
+        guard let v4 = lista.firstRange(of: "/v4/") else { return nil }
+        return String(lista[..<v4.lowerBound]) + "/v4/matches/" + id
+    }
+
     private static func partido(_ valor: ValorJSON, indice: Int, competicion: String) throws
         -> PartidoDelFeed
     {

@@ -45,7 +45,7 @@ public final class ReceptorHTTP: Sendable {
 
     public let puerto: Int
     /// Responses by path, for servers that serve files rather than a script.
-    private let rutas: [String: Respuesta]
+    private let rutas: Mutex<[String: Respuesta]>
     private let enviados = Mutex<[String: Int]>([:])
     /// Answers over (written whole, or cut because the client hung up), by path.
     private let acabadas = Mutex<[String: Int]>([:])
@@ -61,7 +61,7 @@ public final class ReceptorHTTP: Sendable {
         rutas: [String: Respuesta] = [:]
     ) throws {
         self.guion = Mutex(guion)
-        self.rutas = rutas
+        self.rutas = Mutex(rutas)
         self.porDefecto = Mutex(porDefecto)
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
@@ -103,6 +103,10 @@ public final class ReceptorHTTP: Sendable {
     /// From now on, once the script is over, every request gets `respuesta`: a feed whose
     /// state the test moves on when it is ready, however many polls come meanwhile.
     public func fijar(_ respuesta: Respuesta) { porDefecto.withLock { $0 = respuesta } }
+    /// What `ruta` answers from now on (the others keep the script or the default).
+    public func fijar(_ respuesta: Respuesta, en ruta: String) {
+        rutas.withLock { $0[ruta] = respuesta }
+    }
 
     /// Lets the held responses (`retenida`) go.
     public func soltar() { suelto.withLock { $0 = true } }
@@ -178,7 +182,7 @@ public final class ReceptorHTTP: Sendable {
     private func responder(_ cliente: Int32, ruta: String, seguir: Bool) -> Bool {
         defer { acabadas.withLock { $0[ruta, default: 0] += 1 } }
         let respuesta =
-            rutas[ruta]
+            rutas.withLock { $0[ruta] }
             ?? guion.withLock { $0.isEmpty ? porDefecto.withLock { $0 } : $0.removeFirst() }
         while respuesta.retenida && !suelto.withLock({ $0 }) { usleep(2_000) }
         if respuesta.espera > 0 { usleep(useconds_t(respuesta.espera * 1_000_000)) }

@@ -374,6 +374,24 @@ struct LectorDeFootballDataTests {
             ).first?.rojas == nil)
     }
 
+    /// The match resource is the match object itself; its address comes from the list's.
+    @Test func laFichaDelPartidoSeLeeSola() {
+        #expect(
+            LectorDeFootballData.urlDelDetalle(
+                lista: "https://api.football-data.org/v4/competitions/PD/matches?matchday=3",
+                id: "44") == "https://api.football-data.org/v4/matches/44")
+        #expect(LectorDeFootballData.urlDelDetalle(lista: "http://x/partidos.json", id: "1") == nil)
+        let detalle = LectorDeFootballData.leerDetalle(
+            Array(
+                #"{"id": 44, "status": "IN_PLAY", "minute": 30, "homeTeam": {"name": "A"}, "awayTeam": {"name": "B"}, "bookings": [{"minute": 20, "team": {"name": "B"}, "player": {"name": "Z"}, "card": "RED"}]}"#
+                    .utf8), competicion: "Liga")
+        #expect(detalle?.claveExterna == "44" && detalle?.rojas?.first?.lado == .visitante)
+        #expect(
+            LectorDeFootballData.leerDetalle(Array(#"{"matches": []}"#.utf8), competicion: "L")
+                == nil)
+        #expect(LectorDeFootballData.leerDetalle(Array("no".utf8), competicion: "L") == nil)
+    }
+
     @Test func unaTandaDePenaltisNoCuentaEnElMarcador() throws {
         let partido = try #require(
             try leer(

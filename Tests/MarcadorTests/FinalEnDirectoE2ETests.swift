@@ -18,7 +18,8 @@ struct FinalEnDirectoE2ETests {
     static func final(
         _ estado: String, minuto: Int? = nil, anadido: Int? = nil, duracion: String = "REGULAR",
         goles: [GolDelFeed] = [], penaltis: (Int, Int)? = nil,
-        tarjetas: [(minuto: Int, nombre: String, local: Bool, tarjeta: String)]? = nil
+        tarjetas: [(minuto: Int, nombre: String, local: Bool, tarjeta: String)]? = nil,
+        comoDetalle: Bool = false
     ) -> Data {
         let local = goles.filter(\.local).count
         let visitante = goles.count - local
@@ -61,7 +62,9 @@ struct FinalEnDirectoE2ETests {
         }
         if let minuto { partido["minute"] = minuto }
         if let anadido { partido["injuryTime"] = anadido }
-        return try! JSONSerialization.data(withJSONObject: ["matches": [partido]])
+        // The match resource (`/v4/matches/{id}`) is the match itself; the list wraps it.
+        let lista: [String: Any] = ["matches": [partido]]
+        return try! JSONSerialization.data(withJSONObject: comoDetalle ? partido : lista)
     }
 
     static let messi: GolDelFeed = (23, "Lionel Messi", true, "PENALTY")
@@ -156,13 +159,21 @@ struct FinalEnDirectoE2ETests {
     /// Serves each answer of `pasos` in turn to a running `marcador directo` and waits, step
     /// by step, for exactly the notices it must bring (on the channel that gets every kind)
     /// and for what the match then shows.
+    /// - Parameter cabeceras: sent with each list answer (the provider's request budget).
+    /// - Parameter detalles: the match resource at each step, if any.
     func reproducir(
-        _ pasos: [(Data, [String], String?)], en escenario: Escenario, proveedor: ReceptorHTTP
+        _ pasos: [(Data, [String], String?)], en escenario: Escenario, proveedor: ReceptorHTTP,
+        cabeceras: [String: String] = [:], detalles: [Data?] = []
     ) async throws {
         let e2e = DirectoE2ETests()
         var esperadas: [String] = []
         for (indice, (cuerpo, avisos, muestra)) in pasos.enumerated() {
-            proveedor.fijar(DirectoE2ETests.json(cuerpo))
+            if indice < detalles.count, let detalle = detalles[indice] {
+                proveedor.fijar(DirectoE2ETests.json(detalle), en: "/v4/matches/391881")
+            }
+            var lista = DirectoE2ETests.json(cuerpo)
+            lista.cabeceras.merge(cabeceras) { _, nueva in nueva }
+            proveedor.fijar(lista)
             if avisos.isEmpty {
                 #expect(await esperarQue { (try? await e2e.seguidos(escenario)) == 1 })
             }
@@ -286,7 +297,7 @@ struct FinalEnDirectoE2ETests {
     }
 
     /// The match resource's bookings (contract.md: «Tarjeta roja»): a second yellow and a
-    /// straight red, each once, to the channel that asked for `rojas` and to no other; a
+    /// straight red, read from `/v4/matches/{id}` and not from the list, each once, to the channel that asked for `rojas` and to no other; a
     /// yellow card is nothing. The cards here are a made-up sequence, not the final's.
     @Test func lasRojasLleganUnaVezSoloAQuienLasPide() async throws {
         let proveedor = try ReceptorHTTP()
@@ -305,26 +316,34 @@ struct FinalEnDirectoE2ETests {
         let amarilla = (minuto: 12, nombre: "Enzo Fernández", local: true, tarjeta: "YELLOW")
         let segunda = (minuto: 55, nombre: "Enzo Fernández", local: true, tarjeta: "YELLOW_RED")
         let roja = (minuto: 70, nombre: "Adrien Rabiot", local: false, tarjeta: "RED")
-        let pasos: [(Data, [String], String?)] = [
-            (Self.final("TIMED"), [], nil),
-            (Self.final("IN_PLAY", minuto: 13, tarjetas: [amarilla]), ["inicio inicio"], nil),
-            (
-                Self.final(
-                    "IN_PLAY", minuto: 56, goles: [Self.messi], tarjetas: [amarilla, segunda]),
-                ["gol gol-23-Lionel Messi"], nil
-            ),
-            (
-                Self.final(
-                    "IN_PLAY", minuto: 71, goles: [Self.messi], tarjetas: [amarilla, segunda, roja]),
-                [], nil
-            ),
-            (
-                Self.final(
-                    "FINISHED", minuto: 90, goles: [Self.messi],
-                    tarjetas: [amarilla, segunda, roja]), ["final final"], nil
-            ),
-        ]
-        try await reproducir(pasos, en: escenario, proveedor: proveedor)
+        // The list carries no bookings (as v4's does not): they come from the match resource,
+        // read while the match is live and its entry changed, within the budget the provider
+        // announces.
+        typealias Tarjeta = (minuto: Int, nombre: String, local: Bool, tarjeta: String)
+        let momentos:
+            [(
+                estado: String, minuto: Int?, goles: [GolDelFeed], avisos: [String],
+                tarjetas: [Tarjeta]?
+            )] = [
+                ("TIMED", nil, [], [], nil),
+                ("IN_PLAY", 13, [], ["inicio inicio"], [amarilla]),
+                ("IN_PLAY", 56, [Self.messi], ["gol gol-23-Lionel Messi"], [amarilla, segunda]),
+                ("IN_PLAY", 71, [Self.messi], [], [amarilla, segunda, roja]),
+                ("FINISHED", 90, [Self.messi], ["final final"], [amarilla, segunda, roja]),
+            ]
+        try await reproducir(
+            momentos.map {
+                (Self.final($0.estado, minuto: $0.minuto, goles: $0.goles), $0.avisos, nil)
+            },
+            en: escenario, proveedor: proveedor,
+            cabeceras: ["X-Requests-Available-Minute": "30"],
+            detalles: momentos.map { momento in
+                momento.tarjetas.map {
+                    Self.final(
+                        momento.estado, minuto: momento.minuto, goles: momento.goles,
+                        tarjetas: $0, comoDetalle: true)
+                }
+            })
         let e2e = DirectoE2ETests()
         let esperadas = [
             "roja roja-55-Enzo Fernández entregada", "roja roja-70-Adrien Rabiot entregada",
@@ -343,6 +362,12 @@ struct FinalEnDirectoE2ETests {
         ] {
             #expect(lineas.components(separatedBy: texto).count == 2, "\(texto)\n\(lineas)")
         }
+        // One read of the match resource per change of the live match's list entry (kick-off,
+        // goal, card minute, full time), not one per poll of the list.
+        let lecturas = proveedor.peticiones.filter { $0.ruta == "/v4/matches/391881" }.count
+        let listas = proveedor.peticiones.count - lecturas
+        #expect((3...4).contains(lecturas), "\(lecturas) lecturas, \(listas) listas")
+        #expect(listas > lecturas)
         // The webhook keeps its default kinds (goles, anulados): the goal, no card.
         #expect(await webhook.esperar(1))
         let tipos = webhook.peticiones.compactMap {
