@@ -5,6 +5,8 @@
 -- A channel's delay against spoilers (`--retraso SEGUNDOS`): its deliveries are due that long
 -- after the notice.
 ALTER TABLE canal ADD COLUMN retraso REAL NOT NULL DEFAULT 0 CHECK (retraso >= 0);
+-- How long before kick-off its reminders come (`--antes`); NULL: 15 minutes.
+ALTER TABLE canal ADD COLUMN antes REAL CHECK (antes IS NULL OR antes > 0);
 CREATE TABLE aviso_nuevo (
     id INTEGER PRIMARY KEY,
     ejecucion_id INTEGER REFERENCES ejecucion (id) ON DELETE CASCADE,
@@ -39,3 +41,5 @@ DROP TABLE aviso;
 ALTER TABLE aviso_nuevo RENAME TO aviso;
 CREATE INDEX aviso_creado ON aviso (creado);
 CREATE INDEX aviso_de_seguimiento ON aviso (seguimiento_id) WHERE seguimiento_id IS NOT NULL;
+-- One reminder per match, whichever process queues it first.
+CREATE UNIQUE INDEX aviso_recordatorio ON aviso (partido_id) WHERE tipo = 'recordatorio';

@@ -69,8 +69,8 @@ CREATE TABLE IF NOT EXISTS "canal" (
     nombre TEXT PRIMARY KEY,
     tipo TEXT NOT NULL,
     activo INTEGER NOT NULL DEFAULT 1 CHECK (activo IN (0, 1)),
-    ajustes TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(ajustes)), avisar TEXT, horas_tranquilas TEXT, retraso REAL NOT NULL DEFAULT 0 CHECK (retraso >= 0)) WITHOUT ROWID;
-INSERT INTO canal VALUES('registro','registro',1,'{}',NULL,NULL,0.0);
+    ajustes TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(ajustes)), avisar TEXT, horas_tranquilas TEXT, retraso REAL NOT NULL DEFAULT 0 CHECK (retraso >= 0), antes REAL CHECK (antes IS NULL OR antes > 0)) WITHOUT ROWID;
+INSERT INTO canal VALUES('registro','registro',1,'{}',NULL,NULL,0.0,NULL);
 CREATE TABLE IF NOT EXISTS "entrega" (
     aviso_id INTEGER NOT NULL REFERENCES aviso (id) ON DELETE CASCADE,
     canal TEXT NOT NULL,
@@ -248,3 +248,4 @@ CREATE INDEX partido_por_inicio ON partido (inicio, id);
 CREATE INDEX partido_sin_inicio ON partido (id) WHERE inicio IS NULL AND fecha IS NOT NULL;
 CREATE INDEX aviso_creado ON aviso (creado);
 CREATE INDEX aviso_de_seguimiento ON aviso (seguimiento_id) WHERE seguimiento_id IS NOT NULL;
+CREATE UNIQUE INDEX aviso_recordatorio ON aviso (partido_id) WHERE tipo = 'recordatorio';

@@ -61,7 +61,7 @@ extension Nucleo {
         _ tipo: TipoDeCanal, nombre elegido: String?, ajustes: AjustesDeCanal,
         seguimiento: Seguimiento = Seguimiento(), reemplazar: Bool = false,
         avisar: Set<ClaseDeAviso>? = nil, horasTranquilas: HorasTranquilas? = nil,
-        retraso: Double = 0
+        retraso: Double = 0, antes: Antelacion? = nil
     ) throws -> String {
         let nombre = elegido ?? tipo.rawValue
         guard !nombre.isEmpty, nombre.count <= 64, !TextoSeguro.tieneControl(nombre),
@@ -84,6 +84,7 @@ extension Nucleo {
         configurado.avisar = avisar ?? ClaseDeAviso.porDefecto
         configurado.horasTranquilas = horasTranquilas
         configurado.retraso = retraso
+        configurado.antes = antes?.segundos
         if case .failure(let fallo) = FabricaDeCanales.crear(
             configurado, entorno: entorno, registro: registro(eco: false),
             cambios: tienda.cambios)
@@ -179,6 +180,10 @@ extension Nucleo {
         }
         if let horas = canal.horasTranquilas { partes.append("horas-tranquilas=\(horas)") }
         if canal.retraso > 0 { partes.append("retraso=\(Textos.segundos(canal.retraso)) s") }
+        if canal.avisar.contains(.recordatorio) {
+            let antes = canal.antes.flatMap { Antelacion(segundos: $0) }
+            partes.append("antes=\(antes?.description ?? "15 min")")
+        }
         return partes.joined(separator: " ")
     }
 }

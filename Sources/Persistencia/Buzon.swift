@@ -94,6 +94,13 @@ public protocol Buzon: Sendable {
     /// Replaces what channel `nombre` follows. Returns whether it exists.
     func cambiarFiltros(_ nombre: String, _ filtros: FiltrosDeCanal) throws -> Bool
 
+    /// Enqueues each match's reminder («Empieza pronto») for the channels that choose
+    /// reminders and follow it, each delivery due that channel's `--antes` before `saque`; a
+    /// match already reminded is left alone (one reminder per match, whoever queues it).
+    /// - Returns: how many reminders were new.
+    func encolarRecordatorios(_ recordatorios: [(aviso: AvisoDeGol, saque: Double)], ahora: Double)
+        throws -> Int
+
     /// Enqueues a test notice («Prueba de marcador») for every active channel, or only `canal`.
     /// - Returns: the notice's id.
     func encolarPrueba(canal: String?, ahora: Double) throws -> Int

@@ -121,6 +121,7 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public static let tituloDeProrroga = "Prórroga"
     public static let tituloDePenaltis = "Penaltis"
     public static let tituloDeRoja = "Tarjeta roja"
+    public static let tituloDeRecordatorio = "Empieza pronto"
 
     /// The annulment of `gol` (directo.md): «Gol anulado», body `Gol anulado: Luis (Rayo FC),
     /// minuto 35`, under the goal's identifier, with the score it leaves.
@@ -200,6 +201,19 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
             equipo: tarjeta.equipo, marcador: marcador)
         aviso.tipo = .roja
         aviso.lado = tarjeta.lado
+        return aviso
+    }
+
+    /// A match about to kick off: «Empieza pronto», body `Argentina - France, 16:00` with the
+    /// kick-off `hora` in the user's zone; one per match (`recordatorio`).
+    public static func recordatorio(
+        local: String, visitante: String, hora: String, partidoId: Int
+    ) -> AvisoDeGol {
+        var aviso = AvisoDeGol(
+            identificador: "recordatorio", titulo: tituloDeRecordatorio,
+            cuerpo: "\(local) - \(visitante), \(hora)", partidoId: partidoId,
+            minuto: MinutoDeJuego(0), jugador: "", equipo: "", marcador: .cero)
+        aviso.tipo = .recordatorio
         return aviso
     }
 
@@ -307,6 +321,8 @@ public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
     case final
     /// A player of a live match sent off (a straight red or a second yellow).
     case roja
+    /// A match with a known kick-off is about to start (`--antes`).
+    case recordatorio
 
     /// The kind a channel chooses with `--avisar`; a test is not chosen, it always goes.
     public var clase: ClaseDeAviso? {
@@ -320,6 +336,7 @@ public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
         case .descanso: .descanso
         case .final: .final
         case .roja: .rojas
+        case .recordatorio: .recordatorio
         case .prueba: nil
         }
     }

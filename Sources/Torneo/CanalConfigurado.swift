@@ -13,6 +13,8 @@ public struct CanalConfigurado: Sendable, Hashable {
     public var horasTranquilas: HorasTranquilas?
     /// Seconds its notices wait after the event (`--retraso`): a stream lags the pitch.
     public var retraso: Double = 0
+    /// Seconds before kick-off its reminders come (`--antes`); `nil`: 15 minutes.
+    public var antes: Double?
 
     public init(
         nombre: String, tipo: TipoDeCanal, activo: Bool = true, ajustes: String = "{}",

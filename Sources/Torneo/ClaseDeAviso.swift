@@ -1,10 +1,12 @@
 /// The kinds of notice a channel may choose (`--avisar goles,anulados,rojas,inicio,descanso,
-/// final`, directo.md). By default a channel gets goals and annulments: the alert and its
-/// correction.
+/// final,recordatorio`, directo.md). By default a channel gets goals and annulments: the alert
+/// and its correction.
 public enum ClaseDeAviso: String, Sendable, Hashable, CaseIterable, Comparable {
-    case goles, anulados, rojas, inicio, descanso, final
+    case goles, anulados, rojas, inicio, descanso, final, recordatorio
 
     public static let porDefecto: Set<ClaseDeAviso> = [.goles, .anulados]
+    /// How long before kick-off a reminder comes when a channel does not say (`--antes`).
+    public static let antesPorDefecto: Double = 15 * 60
 
     /// `goles,anulados` (spaces allowed, order free, no repeats needed).
     public static func leer(_ texto: String) -> Set<ClaseDeAviso>? {

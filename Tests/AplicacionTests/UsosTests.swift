@@ -190,6 +190,9 @@ struct EnvioFallidoTests {
         func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool { false }
         func cambiarFiltros(_ nombre: String, _ filtros: FiltrosDeCanal) throws -> Bool { false }
         func encolarPrueba(canal: String?, ahora: Double) throws -> Int { 0 }
+        func encolarRecordatorios(
+            _ recordatorios: [(aviso: AvisoDeGol, saque: Double)], ahora: Double
+        ) throws -> Int { throw Averia() }
         func entregas(aviso: Int) throws -> [EntregaDeAviso] { [] }
         func quitarCanal(_ nombre: String) throws -> Bool { false }
         func activarCanal(_ nombre: String, activo: Bool) throws -> Bool { false }

@@ -49,6 +49,9 @@ struct CanalesTests {
                 TarjetaRoja(
                     minuto: MinutoDeJuego(70), jugador: "Toño", equipo: "Toros", lado: .visitante,
                     dobleAmarilla: true), partidoId: 1, marcador: .cero))
+        try await canal.notificarGol(
+            AvisoDeGol.recordatorio(
+                local: "Rayo FC", visitante: "Toros", hora: "16:00", partidoId: 1))
         #expect(
             registro.lineas == [
                 "notificación «¡Gol!» enviada: Luis, minuto 35 (Rayo FC)",
@@ -58,6 +61,7 @@ struct CanalesTests {
                 "notificación «Gol anulado» enviada: Iván, minuto 23 (Rayo FC, de penalti)",
                 "notificación «Gol corregido» enviada: Iván, minuto 23 (Rayo FC, de penalti)",
                 "notificación «Tarjeta roja» enviada: Toño, minuto 70 (Toros, doble amarilla)",
+                "notificación «Empieza pronto» enviada: Rayo FC - Toros, 16:00",
             ])
     }
 

@@ -26,6 +26,7 @@
         case canalesYSeguimiento
         case cadaAvisoVaALosCanalesQueLoSiguen
         case unCanalConRetraso
+        case unRecordatorioPorPartido
         case pruebasYBannersHuerfanos
         case cambiosYNotificaciones
         case poda
@@ -54,6 +55,7 @@
             case .cadaAvisoVaALosCanalesQueLoSiguen:
                 try await cadaAvisoVaALosCanalesQueLoSiguen(tienda)
             case .unCanalConRetraso: try await unCanalConRetraso(tienda)
+            case .unRecordatorioPorPartido: try unRecordatorioPorPartido(tienda)
             case .pruebasYBannersHuerfanos: try await pruebasYBannersHuerfanos(tienda)
             case .cambiosYNotificaciones: try await cambiosYNotificaciones(tienda)
             case .poda: try await poda(tienda)
@@ -425,6 +427,45 @@
             #expect(try reclamar(segundosUnix() + 31) == 5)
             // The channel without a delay has its notices due at once.
             #expect(try tienda.buzon.reclamar(Self.reclamo("contrato")).count == 5)
+        }
+
+        /// «Empieza pronto»: one per match whoever queues it, to the channels that choose
+        /// reminders, each due its own lead time before kick-off.
+        func unRecordatorioPorPartido(_ tienda: any Tienda) throws {
+            var ajustes = try tienda.partidos.ajustes()
+            ajustes.avisosPermitidos = true
+            try tienda.partidos.guardar(ajustes)
+            var pronto = CanalConfigurado(nombre: "pronto", tipo: .registro)
+            pronto.avisar = [.recordatorio]
+            pronto.antes = 600
+            var hora = CanalConfigurado(nombre: "hora", tipo: .registro)
+            hora.avisar = [.recordatorio, .goles]
+            hora.antes = 3_600
+            #expect(try tienda.buzon.guardar(pronto, reemplazar: false))
+            #expect(try tienda.buzon.guardar(hora, reemplazar: false))
+            #expect(try tienda.buzon.canales().first { $0.nombre == "pronto" }?.antes == 600)
+            let ahora = segundosUnix()
+            let saque = ahora + 1_800
+            let aviso = AvisoDeGol.recordatorio(
+                local: "Rayo FC", visitante: "Toros", hora: "16:00", partidoId: 1)
+            #expect(try tienda.buzon.encolarRecordatorios([(aviso, saque)], ahora: ahora) == 1)
+            #expect(try tienda.buzon.encolarRecordatorios([(aviso, saque)], ahora: ahora) == 0)
+            let guardado = try #require(try tienda.buzon.ultimos(limite: 1).first)
+            #expect(guardado.aviso.tipo == .recordatorio)
+            #expect(guardado.aviso.cuerpo == "Rayo FC - Toros, 16:00")
+            // Not to «registro» (goals and annulments only).
+            #expect(guardado.entregas.map(\.canal).sorted() == ["hora", "pronto"])
+            func debidas(_ canal: String, _ momento: Double) throws -> Int {
+                try tienda.buzon.reclamar(
+                    Reclamo(
+                        canal: canal, arrendatario: "contrato", ahora: momento, arriendo: 60,
+                        limite: 10, caducidad: 7_200)
+                ).count
+            }
+            // An hour's lead is already past: due now; ten minutes' lead, at 20 minutes.
+            #expect(try debidas("hora", ahora + 1) == 1)
+            #expect(try debidas("pronto", saque - 601) == 0)
+            #expect(try debidas("pronto", saque - 599) == 1)
         }
 
         @MainActor

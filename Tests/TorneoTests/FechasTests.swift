@@ -84,6 +84,15 @@ struct ClasesYHorasTests {
     @Test func lasClasesSeLeenYSeEscriben() {
         #expect(ClaseDeAviso.leer("goles, anulados,final") == [.goles, .anulados, .final])
         #expect(ClaseDeAviso.leer("rojas,goles") == [.goles, .rojas])
+        #expect(ClaseDeAviso.leer("recordatorio") == [.recordatorio])
+        #expect(Antelacion("15m")?.segundos == 900 && Antelacion("15")?.segundos == 900)
+        #expect(Antelacion("2h")?.segundos == 7_200 && Antelacion("90S")?.segundos == 90)
+        #expect(Antelacion("15m")?.description == "15 min")
+        #expect(Antelacion("90s")?.description == "90 s")
+        #expect(Antelacion("2h")?.description == "2 h")
+        for malo in ["", "m", "30s", "25h", "-5m", "nan", "inf", "١٥m", "1e9"] {
+            #expect(Antelacion(malo) == nil, "\(malo)")
+        }
         #expect(ClaseDeAviso.texto([.final, .rojas, .goles]) == "goles,rojas,final")
         #expect(ClaseDeAviso.leer("goles,penaltis") == nil)
         #expect(ClaseDeAviso.leer("") == nil)

@@ -1,7 +1,7 @@
 import Torneo
 
 extension CanalConfigurado {
-    static let columnas = "nombre, tipo, activo, ajustes, avisar, horas_tranquilas, retraso"
+    static let columnas = "nombre, tipo, activo, ajustes, avisar, horas_tranquilas, retraso, antes"
 
     /// A row of `canal` (`columnas`) with what it follows; `nil` for a type this binary does
     /// not know (written by a newer one), which is left alone.
@@ -13,6 +13,7 @@ extension CanalConfigurado {
         avisar = Self.avisar(fila.optionalString("avisar"))
         horasTranquilas = fila.optionalString("horas_tranquilas").flatMap(HorasTranquilas.init)
         retraso = fila.double("retraso")
+        antes = fila.optionalDouble("antes")
     }
 
     /// The stored `avisar` list (NULL: the default kinds).

@@ -44,6 +44,20 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         }
     }
 
+    public func encolarRecordatorios(
+        _ recordatorios: [(aviso: AvisoDeGol, saque: Double)], ahora: Double
+    ) throws -> Int {
+        guard !recordatorios.isEmpty else { return 0 }
+        return try queue.write { db in
+            try recordatorios.reduce(0) { nuevos, recordatorio in
+                nuevos
+                    + (try ConsultasDeAvisos.encolar(
+                        db, avisos: [recordatorio.aviso], ejecucion: nil, canalesPropios: [],
+                        ahora: ahora, saque: recordatorio.saque))
+            }
+        }
+    }
+
     public func entregas(aviso: Int) throws -> [EntregaDeAviso] {
         try queue.read { db in try ConsultasDeAvisos.entregas(db, aviso: aviso) }
     }
@@ -519,12 +533,13 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             try db.execute(
                 """
                 INSERT INTO canal (nombre, tipo, activo, ajustes, avisar, horas_tranquilas,
-                    retraso)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                    retraso, antes)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                 ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4,
-                    avisar = ?5, horas_tranquilas = ?6, retraso = ?7
+                    avisar = ?5, horas_tranquilas = ?6, retraso = ?7, antes = ?8
                 """, canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes,
-                canal.avisarAlmacenado, canal.horasTranquilas?.description, canal.retraso)
+                canal.avisarAlmacenado, canal.horasTranquilas?.description, canal.retraso,
+                canal.antes)
             try Self.escribirFiltros(db, canal.nombre, canal.filtros)
             return true
         }
@@ -604,11 +619,16 @@ enum ConsultasDeAvisos {
     /// - Parameter seguimiento: the live match the notices come from, instead of a run: their
     ///   deliveries are ordered among themselves under `-seguimiento` (the order rule's key is
     ///   a run's id, positive, a live match's, negative, or 0 for a test).
+    /// - Parameter saque: a reminder's kick-off (seconds since 1970): each channel's delivery
+    ///   is due its own `--antes` before it.
+    /// - Returns: how many notices were new.
+    @discardableResult
     static func encolar(
         _ db: some BaseSQL, avisos: [AvisoDeGol], ejecucion: Int?, canalesPropios: [String],
-        ahora: Double, seguimiento: Int? = nil
-    ) throws {
-        guard let primero = avisos.first else { return }
+        ahora: Double, seguimiento: Int? = nil, saque: Double? = nil
+    ) throws -> Int {
+        guard let primero = avisos.first else { return 0 }
+        var encolados = 0
         // Following (fans.md) is decided here, in the minute's transaction: each notice
         // goes to the channels with no filter and to those following it. Two statements (two
         // round trips on a server): the permission with the match's names (a row even for no
@@ -632,10 +652,11 @@ enum ConsultasDeAvisos {
             } ?? (false, nil)
         var activos: [(String, Set<ClaseDeAviso>)] = []
         var retrasos: [String: Double] = [:]
+        var antes: [String: Double] = [:]
         var filtros: [String: FiltrosDeCanal] = [:]
         try db.forEachRow(
             """
-            SELECT c.nombre, c.avisar, c.retraso, f.clase, f.valor FROM canal c
+            SELECT c.nombre, c.avisar, c.retraso, c.antes, f.clase, f.valor FROM canal c
             LEFT JOIN canal_filtro f ON f.canal = c.nombre
             WHERE c.activo = 1 ORDER BY c.nombre, f.valor
             """
@@ -644,6 +665,7 @@ enum ConsultasDeAvisos {
             if activos.last?.0 != nombre {
                 activos.append((nombre, CanalConfigurado.avisar(fila.optionalString("avisar"))))
                 retrasos[nombre] = fila.double("retraso")
+                antes[nombre] = fila.optionalDouble("antes")
             }
             if let clase = fila.optionalString("clase") {
                 anotar(&filtros, canal: nombre, clase: clase, valor: fila.string("valor"))
@@ -678,18 +700,25 @@ enum ConsultasDeAvisos {
                     aviso.marcador.local, aviso.marcador.visitante, aviso.adjunto, ahora,
                     seguimiento)
             else { continue }
+            encolados += 1
             for canal in canales(de: aviso) {
+                // Due once the channel's delay has passed: stored, so a restart inside it
+                // neither loses the notice nor sends it early. A reminder is due its channel's
+                // lead time before kick-off.
+                let vence =
+                    aviso.tipo == .recordatorio
+                    ? max(ahora, (saque ?? ahora) - (antes[canal] ?? ClaseDeAviso.antesPorDefecto))
+                    : ahora + (retrasos[canal] ?? 0)
                 try db.executeLater(
                     """
                     INSERT INTO entrega (aviso_id, canal, ejecucion_id, estado, proximo_intento,
                         ultimo_error)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """, id, canal, ejecucion ?? seguimiento.map { -$0 } ?? 0, estado.rawValue,
-                    // Due once the channel's delay has passed: stored, so a restart inside
-                    // it neither loses the notice nor sends it early.
-                    ahora + (retrasos[canal] ?? 0), permitido ? nil : "avisos de gol desactivados")
+                    vence, permitido ? nil : "avisos de gol desactivados")
             }
         }
+        return encolados
     }
 
     /// Every channel's filters, by channel.

@@ -61,7 +61,7 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     @Opcion(
         "--avisar",
         ayuda:
-            "Qué avisos recibe: goles, anulados, rojas, inicio, descanso y final, separados por comas (por defecto, goles,anulados)."
+            "Qué avisos recibe: goles, anulados, rojas, inicio, descanso, final y recordatorio, separados por comas (por defecto, goles,anulados)."
     )
     var avisar: ClasesElegidas?
 
@@ -79,6 +79,13 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     )
     var retraso: Double?
 
+    @Opcion(
+        "--antes",
+        ayuda:
+            "Cuánto antes del saque llega el recordatorio «Empieza pronto» (clase recordatorio): 90s, 15m, 2h (por defecto, 15m)."
+    )
+    var antes: Antelacion?
+
     /// Stores the channel (the core checks its name, what it follows and that it works here).
     @MainActor
     func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
@@ -87,7 +94,7 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
         let guardado = try contexto.nucleo().anadirCanal(
             tipo, nombre: nombre, ajustes: ajustes, seguimiento: seguimiento.leido,
             reemplazar: reemplazar, avisar: avisar?.clases, horasTranquilas: horasTranquilas,
-            retraso: retraso ?? 0)
+            retraso: retraso ?? 0, antes: antes)
         contexto.terminal.linea(Frases.canalGuardado(guardado, tipo, reemplazado: reemplazar))
         return .ok
     }

@@ -155,7 +155,7 @@ extension Clasificacion.Desempate: ValorDeLinea {
     static var valoresPosibles: [String]? { allCases.map(\.rawValue) }
 }
 
-/// `--avisar goles,anulados,rojas,inicio,descanso,final`.
+/// `--avisar goles,anulados,rojas,inicio,descanso,final,recordatorio`.
 struct ClasesElegidas: ValorDeLinea, Hashable {
     /// One kind completes at a time (`goles,` then the next).
     static var valoresPosibles: [String]? { ClaseDeAviso.allCases.map(\.rawValue) }
@@ -172,6 +172,19 @@ struct ClasesElegidas: ValorDeLinea, Hashable {
         return ClasesElegidas(clases: clases)
     }
     static var marcador: String { "CLASES" }
+}
+
+/// `--antes 15m`.
+extension Antelacion: ValorDeLinea {
+    static func leer(_ texto: String, para nombre: String) throws(Fallo) -> Antelacion {
+        guard let antelacion = Antelacion(texto) else {
+            throw .uso(
+                "\(nombre) es un tiempo antes del saque, de un minuto a un día: 90s, 15m o 2h "
+                    + "(un número solo son minutos); no \(citado(texto)).")
+        }
+        return antelacion
+    }
+    static var marcador: String { "TIEMPO" }
 }
 
 /// `--horas-tranquilas 23:00-08:00`.
