@@ -65,6 +65,10 @@ extension RutasWeb {
                 "SILENCIO": ajustes.sinAvisosEnPrimerPlano ? " checked" : "",
                 "SIGUE_LOCAL": siguiendo.contains(partido.local.nombre) ? "true" : "false",
                 "SIGUE_VISITANTE": siguiendo.contains(partido.visitante.nombre) ? "true" : "false",
+                // Playing and hand-added goals are the lessons' example matches' controls: a
+                // match from a competition's file or a live feed is real football, not a
+                // script to play (issue 43: «Jugar» under the World Cup final).
+                "JUEGO_OCULTO": partido.competicion == nil ? "" : " hidden",
             ],
             html: [
                 "CONTEXTO": Vistas.contexto(ficha), "TABLERO": Vistas.tablero(ficha, situacion),
