@@ -290,7 +290,9 @@ public final class Sondeador: Servicio {
         let prefijo = "\(fuente.id)|"
         let guardados = detalles.withLock { $0 }
         var candidatos: [(indice: Int, entrada: String, url: String)] = []
-        for (i, partido) in partidos.enumerated() where partido.estado != .programado {
+        let ahora = nucleo.ahora()
+        for (i, partido) in partidos.enumerated()
+        where partido.estado != .programado || Self.alineacionesPronto(partido, ahora: ahora) {
             let entrada = Self.huella(partido)
             let anterior = guardados[prefijo + partido.claveExterna]
             // A match over before this process read it live is not news: no request.
@@ -351,9 +353,18 @@ public final class Sondeador: Servicio {
             }
             resultado[i].goles = partido.goles ?? anterior.goles
             resultado[i].rojas = partido.rojas ?? anterior.rojas
+            if partido.alineaciones.isEmpty { resultado[i].alineaciones = anterior.alineaciones }
         }
         if !nuevos.isEmpty { detalles.withLock { $0.merge(nuevos) { _, nuevo in nuevo } } }
         return resultado
+    }
+
+    /// Whether a match not started yet may have its lineups out: they are published about an
+    /// hour before kick-off, so a changed entry is read from 75 minutes before it.
+    static func alineacionesPronto(_ partido: PartidoDelFeed, ahora: Double) -> Bool {
+        guard let saque = Saque(fecha: partido.fecha, hora: partido.hora), saque.instanteConocido
+        else { return false }
+        return Double(saque.segundos) - ahora <= 75 * 60
     }
 
     /// How many match resources this poll may read: what the provider says is left this
@@ -451,6 +462,10 @@ public final class Sondeador: Servicio {
         }
         for tarjeta in partido.rojas ?? [] {
             texto += "|\(tarjeta.identificador)\u{1F}\(tarjeta.lado.rawValue)"
+        }
+        texto += "|\(partido.actualizado ?? "")"
+        for lado in [Lado.local, .visitante] {
+            texto += "|\(partido.alineaciones[lado]?.titulares.count ?? 0)"
         }
         return texto
     }

@@ -79,6 +79,20 @@ public enum Comparador {
                 ))
         }
         foto.rojas = avisadas.isEmpty ? base.rojas : avisadas
+        // Each side's lineup once, when first published (before kick-off, as a rule).
+        var publicadas = base.alineaciones ?? []
+        for lado in [Lado.local, .visitante] {
+            guard let alineacion = partido.alineaciones[lado], !alineacion.titulares.isEmpty,
+                !publicadas.contains(lado.rawValue)
+            else { continue }
+            publicadas.append(lado.rawValue)
+            avisos.append(
+                AvisoDeGol.alineacion(
+                    equipo: lado == .local ? partido.local : partido.visitante, lado: lado,
+                    formacion: alineacion.formacion, titulares: alineacion.titulares,
+                    partidoId: partidoId))
+        }
+        foto.alineaciones = publicadas.isEmpty ? base.alineaciones : publicadas
         if let prorroga = momento(
             .prorroga, cuando: partido.estado == .prorroga, hasta: Duracion.porDefecto)
         {

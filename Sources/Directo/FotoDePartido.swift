@@ -32,6 +32,8 @@ public struct FotoDePartido: Sendable, Hashable, Codable {
     /// The sendings-off already notified, by identifier (a snapshot written before cards were
     /// read has none).
     public var rojas: [String]?
+    /// The sides whose lineup was notified (`local`, `visitante`).
+    public var alineaciones: [String]?
 
     public static let vacia = FotoDePartido(
         estado: .programado, minuto: nil, penaltis: nil, marcador: .cero, goles: [], momentos: [])

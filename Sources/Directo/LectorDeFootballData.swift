@@ -110,6 +110,20 @@ public enum LectorDeFootballData {
                     fallo: { fallo("goals[\(i)]: \($0)") })
             }.sorted { $0.minuto < $1.minuto }
         }
+        partido.actualizado = texto(valor["lastUpdated"])
+        for (lado, clave) in [(Lado.local, "homeTeam"), (.visitante, "awayTeam")] {
+            guard case .lista(let jugadores)? = valor[clave]?["lineup"] else { continue }
+            let titulares = jugadores.compactMap {
+                texto($0["name"]).map(LectorOpenFootball.nombreSeguro).flatMap {
+                    $0.isEmpty ? nil : $0
+                }
+            }
+            guard !titulares.isEmpty else { continue }
+            partido.alineaciones[lado] = Alineacion(
+                formacion: texto(valor[clave]?["formation"]).map(LectorOpenFootball.nombreSeguro)
+                    .flatMap { $0.isEmpty ? nil : $0 },
+                titulares: Array(titulares.prefix(11)))
+        }
         if case .lista(let tarjetas)? = valor["bookings"] {
             // A booking that cannot be read is left out: the match's goals still count.
             partido.rojas = tarjetas.compactMap {

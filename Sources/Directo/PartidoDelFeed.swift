@@ -29,6 +29,11 @@ public struct PartidoDelFeed: Sendable, Hashable {
     /// The sendings-off, in playing order, when the feed lists bookings (football-data's
     /// match resource does).
     public var rojas: [TarjetaRoja]?
+    /// Each side's starters and formation once the feed publishes them (the match resource).
+    public var alineaciones: [Lado: Alineacion] = [:]
+    /// When the provider last changed the match (`lastUpdated`): a list entry that changed,
+    /// lineups published before kick-off included.
+    public var actualizado: String?
 
     public init(
         claveExterna: String, competicion: String, fecha: String? = nil, hora: String? = nil,
@@ -58,6 +63,17 @@ public struct PartidoDelFeed: Sendable, Hashable {
     /// a file and from a feed is one match.
     public var clave: String {
         [competicion, fecha ?? "", local, visitante].joined(separator: "|")
+    }
+}
+
+/// A side's lineup as a feed publishes it.
+public struct Alineacion: Sendable, Hashable {
+    public var formacion: String?
+    public var titulares: [String]
+
+    public init(formacion: String?, titulares: [String]) {
+        self.formacion = formacion
+        self.titulares = titulares
     }
 }
 

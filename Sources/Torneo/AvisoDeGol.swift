@@ -122,6 +122,7 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public static let tituloDePenaltis = "Penaltis"
     public static let tituloDeRoja = "Tarjeta roja"
     public static let tituloDeRecordatorio = "Empieza pronto"
+    public static let tituloDeAlineaciones = "Alineaciones"
 
     /// The annulment of `gol` (directo.md): «Gol anulado», body `Gol anulado: Luis (Rayo FC),
     /// minuto 35`, under the goal's identifier, with the score it leaves.
@@ -201,6 +202,21 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
             equipo: tarjeta.equipo, marcador: marcador)
         aviso.tipo = .roja
         aviso.lado = tarjeta.lado
+        return aviso
+    }
+
+    /// A side's lineup, when first published: «Alineaciones», body `Argentina (4-3-3): Emiliano
+    /// Martínez, Nahuel Molina, …` (the starters in the feed's order), one per side.
+    public static func alineacion(
+        equipo: String, lado: Lado, formacion: String?, titulares: [String], partidoId: Int
+    ) -> AvisoDeGol {
+        let cabecera = formacion.map { "\(equipo) (\($0))" } ?? equipo
+        var aviso = AvisoDeGol(
+            identificador: "alineacion-\(lado.rawValue)", titulo: tituloDeAlineaciones,
+            cuerpo: "\(cabecera): \(titulares.joined(separator: ", "))", partidoId: partidoId,
+            minuto: MinutoDeJuego(0), jugador: "", equipo: equipo, marcador: .cero)
+        aviso.tipo = .alineacion
+        aviso.lado = lado
         return aviso
     }
 
@@ -323,6 +339,8 @@ public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
     case roja
     /// A match with a known kick-off is about to start (`--antes`).
     case recordatorio
+    /// A side's lineup of a live-followed match was published.
+    case alineacion
 
     /// The kind a channel chooses with `--avisar`; a test is not chosen, it always goes.
     public var clase: ClaseDeAviso? {
@@ -337,6 +355,7 @@ public enum TipoDeAviso: String, Sendable, Hashable, Codable, CaseIterable {
         case .final: .final
         case .roja: .rojas
         case .recordatorio: .recordatorio
+        case .alineacion: .alineaciones
         case .prueba: nil
         }
     }

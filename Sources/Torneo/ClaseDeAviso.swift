@@ -1,8 +1,8 @@
-/// The kinds of notice a channel may choose (`--avisar goles,anulados,rojas,inicio,descanso,
-/// final,recordatorio`, directo.md). By default a channel gets goals and annulments: the alert
+/// The kinds of notice a channel may choose (`--avisar goles,anulados,rojas,alineaciones,
+/// inicio,descanso,final,recordatorio`, directo.md). By default a channel gets goals and annulments: the alert
 /// and its correction.
 public enum ClaseDeAviso: String, Sendable, Hashable, CaseIterable, Comparable {
-    case goles, anulados, rojas, inicio, descanso, final, recordatorio
+    case goles, anulados, rojas, alineaciones, inicio, descanso, final, recordatorio
 
     public static let porDefecto: Set<ClaseDeAviso> = [.goles, .anulados]
     /// How long before kick-off a reminder comes when a channel does not say (`--antes`).

@@ -259,6 +259,26 @@ struct ComparadorTests {
             ]).last == "gol: Mandžukić (Toros, en propia puerta), minuto 18")
     }
 
+    /// contract.md: «Alineaciones», each side once, when its lineup is first published.
+    @Test func cadaAlineacionSeAvisaUnaVezPorEquipo() {
+        var antes = partido(.programado, nil)
+        var conLocal = antes
+        conLocal.alineaciones[.local] = Alineacion(formacion: "4-3-3", titulares: ["Ana", "Iván"])
+        var conAmbas = conLocal
+        conAmbas.alineaciones[.visitante] = Alineacion(formacion: nil, titulares: ["Sofía"])
+        antes.actualizado = "v1"
+        let textos = avisos([antes, conLocal, conAmbas, conAmbas])
+        #expect(
+            textos == [
+                "alineacion: Rayo FC (4-3-3): Ana, Iván",
+                "alineacion: Toros: Sofía",
+            ])
+        let (_, uno) = Comparador.comparar(anterior: .vacia, con: conLocal, partidoId: 7)
+        #expect(uno.first?.titulo == "Alineaciones")
+        #expect(uno.first?.identificador == "alineacion-local")
+        #expect(uno.first?.tipo.clase == .alineaciones)
+    }
+
     /// contract.md: each sending-off once, «Tarjeta roja», among the goals by its minute, a
     /// second yellow marked like a goal's marks; a first look is no news.
     @Test func cadaRojaSeAvisaUnaVezEntreLosGoles() {
@@ -372,6 +392,20 @@ struct LectorDeFootballDataTests {
             try leer(
                 #"{"matches": [{"id": 5, "homeTeam": {"name": "A"}, "awayTeam": {"name": "B"}}]}"#
             ).first?.rojas == nil)
+    }
+
+    /// The match resource's lineups: the starters of each side, with its formation; a side
+    /// with an empty `lineup` has none yet.
+    @Test func lasAlineacionesDeLaFichaDelPartido() throws {
+        let partido = try #require(
+            LectorDeFootballData.leerDetalle(
+                Array(
+                    #"{"id": 7, "status": "TIMED", "lastUpdated": "2026-12-05T10:00:00Z", "homeTeam": {"name": "A", "formation": "4-4-2", "lineup": [{"name": "Uno"}, {"name": "\u0007Dos"}, {}]}, "awayTeam": {"name": "B", "lineup": []}}"#
+                        .utf8), competicion: "Liga"))
+        let local = Alineacion(formacion: "4-4-2", titulares: ["Uno", "Dos"])
+        #expect(partido.alineaciones[.local] == local)
+        #expect(partido.alineaciones[.visitante] == nil)
+        #expect(partido.actualizado == "2026-12-05T10:00:00Z")
     }
 
     /// The match resource is the match object itself; its address comes from the list's.

@@ -19,7 +19,8 @@ struct FinalEnDirectoE2ETests {
         _ estado: String, minuto: Int? = nil, anadido: Int? = nil, duracion: String = "REGULAR",
         goles: [GolDelFeed] = [], penaltis: (Int, Int)? = nil,
         tarjetas: [(minuto: Int, nombre: String, local: Bool, tarjeta: String)]? = nil,
-        comoDetalle: Bool = false
+        comoDetalle: Bool = false, saque: String = "2022-12-18T15:00:00Z",
+        actualizado: String? = nil, alineaciones: (local: [String], visitante: [String])? = nil
     ) -> Data {
         let local = goles.filter(\.local).count
         let visitante = goles.count - local
@@ -38,7 +39,7 @@ struct FinalEnDirectoE2ETests {
             ]
         }
         var partido: [String: Any] = [
-            "id": 391_881, "utcDate": "2022-12-18T15:00:00Z", "status": estado,
+            "id": 391_881, "utcDate": saque, "status": estado,
             "stage": "FINAL", "competition": ["id": 2000, "name": "FIFA World Cup"],
             "homeTeam": ["id": 762, "name": "Argentina", "tla": "ARG"],
             "awayTeam": ["id": 773, "name": "France", "tla": "FRA"],
@@ -58,6 +59,19 @@ struct FinalEnDirectoE2ETests {
                     "player": ["id": tarjeta.nombre.count, "name": tarjeta.nombre],
                     "card": tarjeta.tarjeta,
                 ] as [String: Any]
+            }
+        }
+        if let actualizado { partido["lastUpdated"] = actualizado }
+        if let alineaciones {
+            for (clave, id, nombre, jugadores, formacion) in [
+                ("homeTeam", 762, "Argentina", alineaciones.local, "4-4-2"),
+                ("awayTeam", 773, "France", alineaciones.visitante, "4-2-3-1"),
+            ] {
+                partido[clave] =
+                    [
+                        "id": id, "name": nombre, "formation": jugadores.isEmpty ? "" : formacion,
+                        "lineup": jugadores.map { ["name": $0, "position": "X"] },
+                    ] as [String: Any]
             }
         }
         if let minuto { partido["minute"] = minuto }
@@ -367,7 +381,6 @@ struct FinalEnDirectoE2ETests {
         let lecturas = proveedor.peticiones.filter { $0.ruta == "/v4/matches/391881" }.count
         let listas = proveedor.peticiones.count - lecturas
         #expect((3...4).contains(lecturas), "\(lecturas) lecturas, \(listas) listas")
-        #expect(listas > lecturas)
         // The webhook keeps its default kinds (goles, anulados): the goal, no card.
         #expect(await webhook.esperar(1))
         let tipos = webhook.peticiones.compactMap {
@@ -375,5 +388,86 @@ struct FinalEnDirectoE2ETests {
                 as? String
         }
         #expect(tipos == ["gol"])
+    }
+
+    /// Lineups out an hour before kick-off (contract.md: «Alineaciones»): read from the match
+    /// resource once the list entry changes within 75 minutes of kick-off, each side once, to
+    /// the channel that asked for `alineaciones`.
+    @Test func lasAlineacionesLleganUnaVezPorEquipoAntesDelSaque() async throws {
+        let proveedor = try ReceptorHTTP()
+        let webhook = try ReceptorHTTP()
+        defer {
+            proveedor.cerrar()
+            webhook.cerrar()
+        }
+        let escenario = Escenario()
+        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
+        #expect(
+            try await escenario.marcador(
+                "avisos", "canales", "añadir", "registro", "--nombre", "once", "--avisar",
+                "alineaciones"
+            ).codigo == 0)
+        let formato = ISO8601DateFormatter()
+        let saque = formato.string(from: Date().addingTimeInterval(3_600))
+        let argentina = [
+            "Emiliano Martínez", "Nahuel Molina", "Cristian Romero", "Nicolás Otamendi",
+            "Nicolás Tagliafico", "Rodrigo De Paul", "Enzo Fernández", "Alexis Mac Allister",
+            "Ángel Di María", "Lionel Messi", "Julián Álvarez",
+        ]
+        let francia = [
+            "Hugo Lloris", "Jules Koundé", "Raphaël Varane", "Dayot Upamecano", "Theo Hernández",
+            "Aurélien Tchouaméni", "Adrien Rabiot", "Ousmane Dembélé", "Antoine Griezmann",
+            "Kylian Mbappé", "Olivier Giroud",
+        ]
+        func lista(_ version: String) -> Data {
+            Self.final("TIMED", saque: saque, actualizado: version)
+        }
+        func detalle(_ version: String, _ local: [String], _ visitante: [String]) -> Data {
+            Self.final(
+                "TIMED", comoDetalle: true, saque: saque, actualizado: version,
+                alineaciones: (local, visitante))
+        }
+        let directo = try escenario.lanzar("directo")
+        defer { directo.senal(SIGKILL) }
+        let cabeceras = ["X-Requests-Available-Minute": "30"]
+        let e2e = DirectoE2ETests()
+        // First look; then Argentina's lineup; then France's too.
+        try await reproducir(
+            [(lista("v1"), [], nil)], en: escenario, proveedor: proveedor, cabeceras: cabeceras,
+            detalles: [detalle("v1", [], [])])
+        for (version, local, visitante, esperadas) in [
+            ("v2", argentina, [String](), ["alineacion alineacion-local entregada"]),
+            (
+                "v3", argentina, francia,
+                [
+                    "alineacion alineacion-local entregada",
+                    "alineacion alineacion-visitante entregada",
+                ]
+            ),
+        ] {
+            proveedor.fijar(
+                DirectoE2ETests.json(detalle(version, local, visitante)), en: "/v4/matches/391881")
+            var respuesta = DirectoE2ETests.json(lista(version))
+            respuesta.cabeceras.merge(cabeceras) { _, nueva in nueva }
+            proveedor.fijar(respuesta)
+            let llegadas = await esperarQue(limite: .seconds(60)) {
+                (try? await e2e.entregas(escenario, canal: "once")) == esperadas
+            }
+            let vistas = try await e2e.entregas(escenario, canal: "once")
+            #expect(llegadas, "\(version): \(vistas)")
+        }
+        directo.senal(SIGTERM)
+        #expect(await directo.esperar().codigo == 143)
+        let lineas = try await escenario.marcador("registro").salida
+        for texto in [
+            "notificación «Alineaciones» enviada: Argentina (4-4-2): Emiliano Martínez, Nahuel "
+                + "Molina, Cristian Romero, Nicolás Otamendi, Nicolás Tagliafico, Rodrigo De Paul, "
+                + "Enzo Fernández, Alexis Mac Allister, Ángel Di María, Lionel Messi, Julián Álvarez",
+            "notificación «Alineaciones» enviada: France (4-2-3-1): Hugo Lloris,",
+        ] {
+            #expect(lineas.components(separatedBy: texto).count == 2, "\(texto)\n\(lineas)")
+        }
+        // Nothing for the channels of goals: no webhook POST.
+        #expect(webhook.peticiones.isEmpty)
     }
 }

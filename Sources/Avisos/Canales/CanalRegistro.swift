@@ -21,7 +21,7 @@ public struct CanalRegistro: Notificador {
             "notificación «\(aviso.titulo)» enviada: "
                 + "\(aviso.jugador.isEmpty ? aviso.equipo : aviso.jugador), minuto \(aviso.minuto)"
                 + (aviso.marcas.map { " (\($0))" } ?? "")
-        case .inicio, .descanso, .prorroga, .penaltis, .final, .recordatorio:
+        case .inicio, .descanso, .prorroga, .penaltis, .final, .recordatorio, .alineacion:
             "notificación «\(aviso.titulo)» enviada: \(aviso.cuerpo)"
         case .prueba: "notificación «\(aviso.titulo)» enviada"
         }

@@ -61,7 +61,7 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     @Opcion(
         "--avisar",
         ayuda:
-            "Qué avisos recibe: goles, anulados, rojas, inicio, descanso, final y recordatorio, separados por comas (por defecto, goles,anulados)."
+            "Qué avisos recibe: goles, anulados, rojas, alineaciones, inicio, descanso, final y recordatorio, separados por comas (por defecto, goles,anulados)."
     )
     var avisar: ClasesElegidas?
 

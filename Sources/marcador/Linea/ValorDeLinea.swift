@@ -155,7 +155,7 @@ extension Clasificacion.Desempate: ValorDeLinea {
     static var valoresPosibles: [String]? { allCases.map(\.rawValue) }
 }
 
-/// `--avisar goles,anulados,rojas,inicio,descanso,final,recordatorio`.
+/// `--avisar goles,anulados,rojas,alineaciones,inicio,descanso,final,recordatorio`.
 struct ClasesElegidas: ValorDeLinea, Hashable {
     /// One kind completes at a time (`goles,` then the next).
     static var valoresPosibles: [String]? { ClaseDeAviso.allCases.map(\.rawValue) }
