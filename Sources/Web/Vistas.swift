@@ -98,11 +98,27 @@ enum Vistas {
         "octubre", "noviembre", "diciembre",
     ]
 
-    /// `jueves, 14 de junio de 2018`.
-    static func textoDeDia(_ dia: FechaDeCalendario) -> String {
+    /// `jueves, 14 de junio de 2018`; today, tomorrow and yesterday by their names first, as a
+    /// fan reads a fixture list (`hoy, sábado 5 de diciembre de 2026`), in the server's zone.
+    static func textoDeDia(_ dia: FechaDeCalendario, hoy: FechaDeCalendario = ZonaHoraria.hoy)
+        -> String
+    {
         // 1970-01-01 was a Thursday.
         let semana = ((dia.diasDesde1970 % 7) + 7 + 4) % 7
-        return "\(diasDeLaSemana[semana]), \(dia.dia) de \(meses[dia.mes - 1]) de \(dia.ano)"
+        let fecha = "\(dia.dia) de \(meses[dia.mes - 1]) de \(dia.ano)"
+        let nombre = [0: "hoy", 1: "mañana", -1: "ayer"][dia.diasDesde1970 - hoy.diasDesde1970]
+        return nombre.map { "\($0), \(diasDeLaSemana[semana]) \(fecha)" }
+            ?? "\(diasDeLaSemana[semana]), \(fecha)"
+    }
+
+    /// A kick-off as the card's context says it: `hoy, 21:00`, `mañana, 16:00`, or the day in
+    /// full with the time (`jueves, 14 de junio de 2018, 15:00`).
+    static func textoDeSaque(_ saque: Saque, hoy: FechaDeCalendario = ZonaHoraria.hoy) -> String {
+        let partes = saque.textoLocal.split(separator: " ")
+        let dia = textoDeDia(saque.diaLocal, hoy: hoy)
+        let corto = dia.split(separator: ",").first.map(String.init) ?? dia
+        let texto = ["hoy", "mañana", "ayer"].contains(corto) ? corto : dia
+        return partes.count > 1 ? "\(texto), \(partes[1])" : texto
     }
 
     // MARK: - The match
@@ -153,7 +169,7 @@ enum Vistas {
         var partes = [ficha.ficha.partido.competicion, ficha.ficha.grupo, ficha.ficha.ronda]
             .compactMap { $0 }
         if let saque = Saque(fecha: ficha.ficha.fecha, hora: ficha.ficha.hora) {
-            partes.append(saque.textoLocal)
+            partes.append(textoDeSaque(saque))
         }
         if let oficial = ficha.resultadoOficial?.texto {
             partes.append("Resultado oficial: \(oficial)")

@@ -170,6 +170,25 @@ struct FinalEnDirectoE2ETests {
             + "\(partido["duracion"] ?? "")"
     }
 
+    /// A scenario following a stand-in provider, with a webhook and the channel `todo`
+    /// (DirectoE2ETests.preparar); the caller closes both servers.
+    static func preparar() async throws -> (Escenario, ReceptorHTTP, ReceptorHTTP) {
+        let proveedor = try ReceptorHTTP()
+        let webhook = try ReceptorHTTP()
+        let escenario = Escenario()
+        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
+        return (escenario, proveedor, webhook)
+    }
+
+    /// One more log channel, getting only `avisar`.
+    static func anadirCanal(_ nombre: String, avisar: String, en escenario: Escenario)
+        async throws
+    {
+        let alta = try await escenario.marcador(
+            "avisos", "canales", "añadir", "registro", "--nombre", nombre, "--avisar", avisar)
+        #expect(alta.codigo == 0, "\(alta.error)")
+    }
+
     /// Serves each answer of `pasos` in turn to a running `marcador directo` and waits, step
     /// by step, for exactly the notices it must bring (on the channel that gets every kind)
     /// and for what the match then shows.
@@ -205,14 +224,11 @@ struct FinalEnDirectoE2ETests {
     }
 
     @Test func laFinalDe2022AvisoPorAviso() async throws {
-        let proveedor = try ReceptorHTTP()
-        let webhook = try ReceptorHTTP()
+        let (escenario, proveedor, webhook) = try await Self.preparar()
         defer {
             proveedor.cerrar()
             webhook.cerrar()
         }
-        let escenario = Escenario()
-        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
         let directo = try escenario.lanzar("directo")
         try await reproducir(Self.pasos, en: escenario, proveedor: proveedor)
         directo.senal(SIGTERM)
@@ -268,14 +284,11 @@ struct FinalEnDirectoE2ETests {
     /// its own key, and the later goal stands (contract.md: only a goal that disappears is
     /// «Gol anulado»).
     @Test func unGolAnuladoTrasOtroPosteriorSoloAnulaEse() async throws {
-        let proveedor = try ReceptorHTTP()
-        let webhook = try ReceptorHTTP()
+        let (escenario, proveedor, webhook) = try await Self.preparar()
         defer {
             proveedor.cerrar()
             webhook.cerrar()
         }
-        let escenario = Escenario()
-        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
         let directo = try escenario.lanzar("directo")
         let pasos: [(Data, [String], String?)] = [
             (Self.final("TIMED"), [], nil),
@@ -314,18 +327,12 @@ struct FinalEnDirectoE2ETests {
     /// straight red, read from `/v4/matches/{id}` and not from the list, each once, to the channel that asked for `rojas` and to no other; a
     /// yellow card is nothing. The cards here are a made-up sequence, not the final's.
     @Test func lasRojasLleganUnaVezSoloAQuienLasPide() async throws {
-        let proveedor = try ReceptorHTTP()
-        let webhook = try ReceptorHTTP()
+        let (escenario, proveedor, webhook) = try await Self.preparar()
         defer {
             proveedor.cerrar()
             webhook.cerrar()
         }
-        let escenario = Escenario()
-        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
-        #expect(
-            try await escenario.marcador(
-                "avisos", "canales", "añadir", "registro", "--nombre", "rojas", "--avisar", "rojas"
-            ).codigo == 0)
+        try await Self.anadirCanal("rojas", avisar: "rojas", en: escenario)
         let directo = try escenario.lanzar("directo")
         let amarilla = (minuto: 12, nombre: "Enzo Fernández", local: true, tarjeta: "YELLOW")
         let segunda = (minuto: 55, nombre: "Enzo Fernández", local: true, tarjeta: "YELLOW_RED")
@@ -395,19 +402,12 @@ struct FinalEnDirectoE2ETests {
     /// resource once the list entry changes within 75 minutes of kick-off, each side once, to
     /// the channel that asked for `alineaciones`.
     @Test func lasAlineacionesLleganUnaVezPorEquipoAntesDelSaque() async throws {
-        let proveedor = try ReceptorHTTP()
-        let webhook = try ReceptorHTTP()
+        let (escenario, proveedor, webhook) = try await Self.preparar()
         defer {
             proveedor.cerrar()
             webhook.cerrar()
         }
-        let escenario = Escenario()
-        try await DirectoE2ETests().preparar(escenario, proveedor: proveedor, webhook: webhook)
-        #expect(
-            try await escenario.marcador(
-                "avisos", "canales", "añadir", "registro", "--nombre", "once", "--avisar",
-                "alineaciones"
-            ).codigo == 0)
+        try await Self.anadirCanal("once", avisar: "alineaciones", en: escenario)
         let formato = ISO8601DateFormatter()
         let saque = formato.string(from: Date().addingTimeInterval(3_600))
         let argentina = [

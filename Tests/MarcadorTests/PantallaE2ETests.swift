@@ -69,6 +69,38 @@ struct PantallaE2ETests {
 
     /// A result without its list of goals says so; a match without goals says there are none
     /// yet (issue 42: a 2-2 of the Serie A file read «Todavía no hay goles.»).
+    /// A fixture list as a fan reads it (issue 43): today's and tomorrow's matches under «hoy»
+    /// and «mañana», and the card's kick-off `hoy, 23:59`.
+    @Test func hoyYMananaPorSuNombre() async throws {
+        let escenario = Escenario()
+        var calendario = Calendar(identifier: .gregorian)
+        calendario.timeZone = TimeZone(identifier: "UTC")!
+        func dia(_ fecha: Date) -> String {
+            let p = calendario.dateComponents([.year, .month, .day], from: fecha)
+            return String(format: "%04d-%02d-%02d", p.year!, p.month!, p.day!)
+        }
+        let hoy = dia(Date())
+        let manana = dia(Date().addingTimeInterval(86_400))
+        let fichero = escenario.carpeta + "/pronto.json"
+        try Data(
+            """
+            {"name": "Amistosos", "matches": [
+              {"date": "\(hoy)", "time": "23:59 UTC", "team1": "Argentina", "team2": "France"},
+              {"date": "\(manana)", "time": "16:00 UTC", "team1": "Spain", "team2": "Russia"}]}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: fichero))
+        #expect(try await escenario.marcador("importar", fichero).codigo == 0)
+        let servidor = try await ServidorDePrueba(escenario: escenario, entorno: ["TZ": "UTC"])
+        let lista = try servidor.get("/").texto
+        #expect(lista.contains("<h3>hoy, "), "\(lista)")
+        #expect(lista.contains("<h3>mañana, "))
+        let ficha = try servidor.get("/partidos/4").texto
+        #expect(ficha.contains("Amistosos · hoy, 23:59"), "\(ficha)")
+        let otra = try servidor.get("/partidos/5").texto
+        #expect(otra.contains("Amistosos · mañana, 16:00"))
+        _ = await servidor.parar()
+    }
+
     @Test func unResultadoSinListaDeGolesNoDiceQueNoLosHubo() async throws {
         let escenario = Escenario()
         _ = try await escenario.marcador(
