@@ -3,6 +3,7 @@ import Avisos
 import FoundationEssentials
 import Persistencia
 import Servidor
+import Sistema
 import Torneo
 
 /// The pages, rendered with their current state (screen.md), and what they ask the API.
@@ -37,12 +38,46 @@ extension RutasWeb {
 
     // MARK: - Pages
 
-    func paginaDeLista(_ visitante: Acceso.Visitante) throws -> HTTPResponse {
+    /// `/`: every match; `?vista=directo` only those being played; `?fecha=2018-06-14` (or
+    /// `hoy`, `mañana`, `ayer`) one day's, with the days either side a link away.
+    func paginaDeLista(_ visitante: Acceso.Visitante, consulta: [String: String] = [:])
+        throws -> HTTPResponse
+    {
         let cursor = try nucleo.tienda.cambios.ultimo()
-        let partidos = try nucleo.partidos()
+        let hoy = ZonaHoraria.hoy
+        var filtro = FiltroDePartidos()
+        var dia: FechaDeCalendario?
+        if let texto = consulta["fecha"] {
+            let palabra = Rutas.descodificar(texto) ?? texto
+            guard
+                let leido = FechaDeCalendario(palabra)
+                    ?? FechaDeCalendario.relativa(palabra, hoy: hoy)
+            else {
+                throw FalloWeb(
+                    400,
+                    "«\(TextoSeguro.limpio(palabra))» no es una fecha: 2018-06-14, hoy, mañana o ayer."
+                )
+            }
+            dia = leido
+            filtro.desde = leido
+            filtro.hasta = leido
+        }
+        let enDirecto = consulta["vista"] == "directo"
+        var partidos = try nucleo.partidos(filtro)
+        if enDirecto { partidos = partidos.filter { $0.estadoMostrado == .enJuego } }
+        let vacio =
+            enDirecto
+            ? "<p class=\"nota\">No hay partidos en directo.</p>"
+            : dia.map {
+                "<p class=\"nota\">No hay partidos el \(Vistas.e(Vistas.textoDeDia($0)))." + "</p>"
+            }
+        let lista = partidos.isEmpty && vacio != nil ? vacio! : Vistas.lista(partidos)
         return try pagina(
-            "index.html", ["CURSOR": String(cursor)], html: ["LISTA": Vistas.lista(partidos)],
-            visitante)
+            "index.html", ["CURSOR": String(cursor)],
+            html: [
+                "LISTA": lista,
+                "FILTROS": Vistas.filtrosDeLista(dia: dia, enDirecto: enDirecto, hoy: hoy),
+            ], visitante)
     }
 
     func paginaDePartido(_ id: Int, _ visitante: Acceso.Visitante) throws -> HTTPResponse {

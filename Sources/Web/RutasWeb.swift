@@ -172,7 +172,7 @@ struct RutasWeb: Sendable {
         switch (primera, partes.count) {
         case ("", 1):
             try metodo(peticion, lectura)
-            return try paginaDeLista(visitante)
+            return try paginaDeLista(visitante, consulta: peticion.query)
         case ("partidos", 2):
             try metodo(peticion, lectura)
             return try paginaDePartido(try numeroDePartido(partes[1]), visitante)

@@ -49,6 +49,32 @@ enum Vistas {
         return html
     }
 
+    /// The list's views: every match, those being played, today's; on a day, the days either
+    /// side. The one shown carries `aria-current`.
+    static func filtrosDeLista(dia: FechaDeCalendario?, enDirecto: Bool, hoy: FechaDeCalendario)
+        -> String
+    {
+        func enlace(_ texto: String, _ destino: String, actual: Bool) -> String {
+            "<a href=\"\(destino)\"\(actual ? " aria-current=\"page\"" : "")>\(e(texto))</a>"
+        }
+        var enlaces = [
+            enlace("Todos", "/", actual: dia == nil && !enDirecto),
+            enlace("En directo", "/?vista=directo", actual: enDirecto),
+            enlace("Hoy", "/?fecha=\(hoy)", actual: dia == hoy),
+        ]
+        if let dia {
+            enlaces.append(
+                enlace(
+                    "‹ \(dia.sumando(dias: -1))", "/?fecha=\(dia.sumando(dias: -1))", actual: false)
+            )
+            enlaces.append(
+                enlace(
+                    "\(dia.sumando(dias: 1)) ›", "/?fecha=\(dia.sumando(dias: 1))", actual: false))
+        }
+        return "<nav class=\"filtros\" aria-label=\"Qué partidos\">"
+            + enlaces.joined(separator: " ") + "</nav>"
+    }
+
     /// One row: the time, or the live minute, or «Final»; the teams; the score.
     static func fila(_ partido: ResumenDePartido) -> String {
         let estado = partido.estadoMostrado

@@ -98,6 +98,20 @@ struct PantallaE2ETests {
         #expect(ficha.contains("Amistosos · hoy, 23:59"), "\(ficha)")
         let otra = try servidor.get("/partidos/5").texto
         #expect(otra.contains("Amistosos · mañana, 16:00"))
+        // One day at a time, the days either side a link away; «En directo»; a bad date.
+        let soloHoy = try servidor.get("/?fecha=hoy").texto
+        #expect(soloHoy.contains("Argentina") && !soloHoy.contains("Spain"))
+        #expect(soloHoy.contains("<a href=\"/?fecha=\(hoy)\" aria-current=\"page\">Hoy</a>"))
+        #expect(soloHoy.contains("<a href=\"/?fecha=\(manana)\">\(manana) ›</a>"))
+        let soloManana = try servidor.get("/?fecha=ma%C3%B1ana").texto
+        #expect(soloManana.contains("Spain") && !soloManana.contains("Argentina"))
+        let vacio = try servidor.get("/?fecha=2030-01-01").texto
+        #expect(vacio.contains("No hay partidos el martes, 1 de enero de 2030."))
+        let directo = try servidor.get("/?vista=directo").texto
+        #expect(directo.contains("No hay partidos en directo."))
+        #expect(
+            directo.contains("<a href=\"/?vista=directo\" aria-current=\"page\">En directo</a>"))
+        #expect(try servidor.get("/?fecha=pronto").estado == 400)
         _ = await servidor.parar()
     }
 
