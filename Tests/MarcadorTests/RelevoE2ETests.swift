@@ -50,8 +50,9 @@ struct RelevoE2ETests {
         let tardado = ContinuousClock.now - inicio
         #expect(enviado.codigo == 0, "\(enviado.error)")
         #expect(enviado.error.contains("a la cola: su despachador (pid"), "\(enviado.error)")
-        // Every delivery made, well within the 60-s lease the dead watcher held.
-        #expect(tardado < .seconds(5), "\(tardado)")
+        // Every delivery made, well within the 60-s lease the dead watcher held (about a
+        // second idle; a loaded full suite saw 5.4 s, so the bound is a third of the lease).
+        #expect(tardado < .seconds(20), "\(tardado)")
         print("relevo de \(orden.joined(separator: " ")) en \(almacen): \(tardado)")
         let estados = try await escenario.marcador("avisos", "--json").salida
         let documento = try #require(
