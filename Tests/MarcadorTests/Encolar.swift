@@ -1,4 +1,5 @@
 import Almacen
+import Foundation
 import Testing
 import Torneo
 
@@ -20,5 +21,37 @@ extension Escenario {
             }
             _ = try cronica.terminar(minuto: 90)
         }
+    }
+}
+
+extension Escenario {
+    /// `fecha`'s day and time in UTC (`2026-12-05`, `16:00`): how a file with the offset
+    /// `UTC` writes a kick-off.
+    static func enUTC(_ fecha: Date) -> (dia: String, hora: String) {
+        var calendario = Calendar(identifier: .gregorian)
+        calendario.timeZone = TimeZone(identifier: "UTC")!
+        let p = calendario.dateComponents([.year, .month, .day, .hour, .minute], from: fecha)
+        return (
+            String(format: "%04d-%02d-%02d", p.year!, p.month!, p.day!),
+            String(format: "%02d:%02d", p.hour!, p.minute!)
+        )
+    }
+
+    /// Imports competition «Amistosos» with these matches (day, time in UTC, teams).
+    func importarAmistosos(
+        _ partidos: [(dia: String, hora: String, local: String, visitante: String)]
+    )
+        async throws
+    {
+        let lista = partidos.map {
+            "{\"date\": \"\($0.dia)\", \"time\": \"\($0.hora) UTC\", "
+                + "\"team1\": \"\($0.local)\", \"team2\": \"\($0.visitante)\"}"
+        }
+        let fichero = carpeta + "/amistosos.json"
+        try Data(
+            "{\"name\": \"Amistosos\", \"matches\": [\(lista.joined(separator: ", "))]}".utf8
+        ).write(to: URL(fileURLWithPath: fichero))
+        let importado = try await marcador("importar", fichero)
+        #expect(importado.codigo == 0, "\(importado.error)")
     }
 }

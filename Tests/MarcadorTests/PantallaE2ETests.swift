@@ -67,29 +67,15 @@ struct PantallaE2ETests {
         await servidor.parar()
     }
 
-    /// A result without its list of goals says so; a match without goals says there are none
-    /// yet (issue 42: a 2-2 of the Serie A file read «Todavía no hay goles.»).
     /// A fixture list as a fan reads it (issue 43): today's and tomorrow's matches under «hoy»
     /// and «mañana», and the card's kick-off `hoy, 23:59`.
     @Test func hoyYMananaPorSuNombre() async throws {
         let escenario = Escenario()
-        var calendario = Calendar(identifier: .gregorian)
-        calendario.timeZone = TimeZone(identifier: "UTC")!
-        func dia(_ fecha: Date) -> String {
-            let p = calendario.dateComponents([.year, .month, .day], from: fecha)
-            return String(format: "%04d-%02d-%02d", p.year!, p.month!, p.day!)
-        }
-        let hoy = dia(Date())
-        let manana = dia(Date().addingTimeInterval(86_400))
-        let fichero = escenario.carpeta + "/pronto.json"
-        try Data(
-            """
-            {"name": "Amistosos", "matches": [
-              {"date": "\(hoy)", "time": "23:59 UTC", "team1": "Argentina", "team2": "France"},
-              {"date": "\(manana)", "time": "16:00 UTC", "team1": "Spain", "team2": "Russia"}]}
-            """.utf8
-        ).write(to: URL(fileURLWithPath: fichero))
-        #expect(try await escenario.marcador("importar", fichero).codigo == 0)
+        let hoy = Escenario.enUTC(Date()).dia
+        let manana = Escenario.enUTC(Date().addingTimeInterval(86_400)).dia
+        try await escenario.importarAmistosos([
+            (hoy, "23:59", "Argentina", "France"), (manana, "16:00", "Spain", "Russia"),
+        ])
         let servidor = try await ServidorDePrueba(escenario: escenario, entorno: ["TZ": "UTC"])
         let lista = try servidor.get("/").texto
         #expect(lista.contains("<h3>hoy, "), "\(lista)")
@@ -115,6 +101,8 @@ struct PantallaE2ETests {
         _ = await servidor.parar()
     }
 
+    /// A result without its list of goals says so; a match without goals says there are none
+    /// yet (issue 42: a 2-2 of the Serie A file read «Todavía no hay goles.»).
     @Test func unResultadoSinListaDeGolesNoDiceQueNoLosHubo() async throws {
         let escenario = Escenario()
         _ = try await escenario.marcador(

@@ -90,22 +90,10 @@ struct RecordatoriosE2ETests {
     @Test func unRecordatorioLlegaUnaVezConLaHoraDelUsuario() async throws {
         let escenario = Escenario()
         // A friendly ten minutes from now, its time in UTC (the file's offset).
-        let saque = Date().addingTimeInterval(600)
-        var calendario = Calendar(identifier: .gregorian)
-        calendario.timeZone = TimeZone(identifier: "UTC")!
-        let partes = calendario.dateComponents([.year, .month, .day, .hour, .minute], from: saque)
-        func dos(_ n: Int?) -> String { String(format: "%02d", n ?? 0) }
-        let fecha = "\(partes.year!)-\(dos(partes.month))-\(dos(partes.day))"
-        let hora = "\(dos(partes.hour)):\(dos(partes.minute))"
-        let fichero = escenario.carpeta + "/amistoso.json"
-        try Data(
-            """
-            {"name": "Amistosos", "matches": [
-              {"date": "\(fecha)", "time": "\(hora) UTC", "team1": "Argentina", "team2": "France"},
-              {"date": "2031-01-01", "time": "18:00 UTC", "team1": "Spain", "team2": "Russia"}]}
-            """.utf8
-        ).write(to: URL(fileURLWithPath: fichero))
-        #expect(try await escenario.marcador("importar", fichero).codigo == 0)
+        let (fecha, hora) = Escenario.enUTC(Date().addingTimeInterval(600))
+        try await escenario.importarAmistosos([
+            (fecha, hora, "Argentina", "France"), ("2031-01-01", "18:00", "Spain", "Russia"),
+        ])
         _ = try await escenario.marcador("avisos", "activar")
         let alta = try await escenario.marcador(
             "avisos", "canales", "añadir", "registro", "--nombre", "pronto", "--avisar",
