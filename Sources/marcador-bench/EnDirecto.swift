@@ -67,8 +67,8 @@ func medirDirecto() async throws {
     let proceso = Process()
     proceso.executableURL = URL(fileURLWithPath: binario)
     proceso.arguments = ["--db", ruta, "directo"]
-    proceso.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    proceso.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    proceso.standardOutput = FileHandle.nullDevice
+    proceso.standardError = FileHandle.nullDevice
     try proceso.run()
     defer {
         kill(proceso.processIdentifier, SIGTERM)

@@ -58,9 +58,9 @@ func proceso(_ argumentos: [String]) throws -> Process {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: binario)
     p.arguments = argumentos
-    p.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-    p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    p.standardInput = FileHandle.nullDevice
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
     try p.run()
     return p
 }

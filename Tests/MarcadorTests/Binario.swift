@@ -50,15 +50,24 @@ final class Proceso {
         ]
         entorno.merge(extra) { _, nuevo in nuevo }
         proceso.environment = entorno
-        proceso.standardOutput = FileHandle(forWritingAtPath: salidaRuta)
-        proceso.standardError = FileHandle(forWritingAtPath: errorRuta)
+        let salida = FileHandle(forWritingAtPath: salidaRuta)
+        let error = FileHandle(forWritingAtPath: errorRuta)
+        let entradaRuta: String
         if let entrada {
-            let ruta = carpeta + "/entrada-\(id).txt"
-            _ = FileManager.default.createFile(atPath: ruta, contents: Data(entrada.utf8))
-            proceso.standardInput = FileHandle(forReadingAtPath: ruta)
+            entradaRuta = carpeta + "/entrada-\(id).txt"
+            _ = FileManager.default.createFile(atPath: entradaRuta, contents: Data(entrada.utf8))
         } else {
-            proceso.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            entradaRuta = "/dev/null"
         }
+        let lectura = FileHandle(forReadingAtPath: entradaRuta)
+        proceso.standardOutput = salida
+        proceso.standardError = error
+        proceso.standardInput = lectura
+        // The child has its own copies once spawned. Foundation keeps the `Process` (and so
+        // these handles) alive long after the child ends: left open, a whole run held 4,000
+        // descriptors, and Foundation's own spawn, which lists every open descriptor to close
+        // it in the child, once crashed copying that list.
+        defer { for handle in [salida, error, lectura] { try? handle?.close() } }
         try proceso.run()
     }
 
