@@ -1,7 +1,7 @@
 -- Default matches, loaded into a fresh database and by --reiniciar-datos.
 -- Partido 1 is the lessons' screen match: two goals at 10' and two at 35' on purpose.
 -- Partido 2 has added-time goals (45+1 listed after 45+2, to prove ordering by offset), a
--- penalty and an own goal. Partido 3 went to extra time (120 minutes allowed).
+-- penalty, an own goal and a red card. Partido 3 went to extra time (120 minutes allowed).
 -- Luis's goal carries an attachment: gol.gif from this folder, compiled into the binary and
 -- named by the `semilla:` scheme, which the dispatcher resolves without touching the disk.
 
@@ -46,5 +46,9 @@ INSERT INTO evento (partido_id, orden, minuto, anadido, jugador_id, lado, penalt
     (3, 1, 30, 0, 11, 'local', 0, 0),
     (3, 2, 88, 0, 12, 'visitante', 0, 0),
     (3, 3, 112, 0, 11, 'local', 0, 0);
+
+-- Partido 2's own-goal scorer is sent off on a second yellow (contract.md: «Tarjeta roja»).
+INSERT INTO evento (partido_id, orden, tipo, minuto, anadido, jugador_id, lado, doble_amarilla)
+VALUES (2, 6, 'roja', 78, 0, 9, 'visitante', 1);
 
 UPDATE evento SET adjunto = 'semilla:gol.gif' WHERE partido_id = 1 AND orden = 3;

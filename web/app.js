@@ -202,6 +202,36 @@ if ('serviceWorker' in navigator) {
   });
 }
 
+// MARK: - Kick-off in the viewer's zone
+
+// The server writes kick-off times in its own zone; where it knows the instant it marks them
+// (`data-saque`, seconds since 1970) and they are said again here in the browser's zone, as
+// the server would have said them: `21:00` in a row, `hoy, 21:00` or `jueves, 14 de junio de
+// 2018, 15:00` on a match's page.
+const formatoDeHora = new Intl.DateTimeFormat('es-ES', { hour: '2-digit', minute: '2-digit', hour12: false });
+const formatoDeDia = new Intl.DateTimeFormat('es-ES', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+
+function diaLocal(fecha) {
+  return Date.UTC(fecha.getFullYear(), fecha.getMonth(), fecha.getDate()) / 86400000;
+}
+
+function textoDeSaque(segundos, forma) {
+  const fecha = new Date(segundos * 1000);
+  const hora = formatoDeHora.format(fecha);
+  if (forma === 'hora') return hora;
+  const nombre = { 0: 'hoy', 1: 'mañana', '-1': 'ayer' }[diaLocal(fecha) - diaLocal(new Date())];
+  return (nombre || formatoDeDia.format(fecha)) + ', ' + hora;
+}
+
+function enTuZona(raiz) {
+  for (const elemento of raiz.querySelectorAll('[data-saque]')) {
+    const segundos = Number(elemento.dataset.saque);
+    if (!Number.isFinite(segundos)) continue;
+    elemento.textContent = textoDeSaque(segundos, elemento.dataset.forma);
+    if (elemento.tagName === 'TIME') elemento.dateTime = new Date(segundos * 1000).toISOString();
+  }
+}
+
 // MARK: - The list
 
 function iniciarLista() {
@@ -212,6 +242,7 @@ function iniciarLista() {
     const resultado = fila.querySelector('.resultado');
     fila.dataset.estado = situacion.estado;
     hora.className = 'hora';
+    if (situacion.estado !== 'sin_empezar') delete hora.dataset.saque;
     if (situacion.estado === 'en_juego') {
       // A break or the shoot-out says so; otherwise the minute, added time included.
       const pausa = /^(Descanso|Penaltis)/.exec(situacion.estadoTexto || '');
@@ -233,11 +264,16 @@ function iniciarLista() {
   }
   // The list changed (an import, a feed): the server renders it again.
   async function recargarLista() {
-    const respuesta = await fetch('/', { headers: { Accept: 'text/html' } });
+    // The view being looked at (`?vista=directo`, `?fecha=…`), not the whole list.
+    const respuesta = await fetch(location.pathname + location.search, { headers: { Accept: 'text/html' } });
     const nueva = new DOMParser().parseFromString(await respuesta.text(), 'text/html');
     const main = nueva.getElementById('partidos');
-    if (main) $('partidos').replaceChildren(...main.childNodes);
+    if (main) {
+      $('partidos').replaceChildren(...main.childNodes);
+      enTuZona($('partidos'));
+    }
   }
+  enTuZona(document);
   api('GET', '/api/ajustes').then(({ datos }) => { silencio = datos.silencio; })
     .catch(mostrarError);
   escuchar(Number(document.body.dataset.cursor || 0), {
@@ -254,6 +290,7 @@ function iniciarLista() {
 
 function iniciarPartido() {
   const id = Number(document.body.dataset.partido);
+  enTuZona(document);
   let actual = JSON.parse(document.body.dataset.situacion || '{}');
 
   function goleadores(lista, lado, situacion) {
@@ -288,13 +325,36 @@ function iniciarPartido() {
     $('ultimo-aviso').textContent = situacion.ultimoAviso;
     goleadores('goleadores-local', 'local', situacion);
     goleadores('goleadores-visitante', 'visitante', situacion);
-    $('goles').replaceChildren(...situacion.goles.map((gol) => {
+    // The timeline as the server draws it (Vistas.cronologia): minute, kind, text.
+    $('cronologia').replaceChildren(...(situacion.cronologia || []).map((suceso) => {
       const elemento = document.createElement('li');
-      const marcas = (gol.penalti ? ' (p)' : '') + (gol.enPropiaPuerta ? ' (pp)' : '');
-      elemento.textContent =
-        gol.minuto + "' " + gol.jugador + marcas + ' (' + gol.equipo + ') ' + gol.marcador;
+      elemento.className = 'suceso ' + suceso.clase;
+      if (suceso.lado) elemento.dataset.lado = suceso.lado;
+      const minuto = document.createElement('span');
+      minuto.className = 'minuto';
+      minuto.textContent = suceso.minuto + "'";
+      const texto = document.createElement('span');
+      texto.className = 'texto';
+      texto.textContent = suceso.texto;
+      elemento.append(minuto, ' ', texto);
       return elemento;
     }));
+    const alineaciones = situacion.alineaciones || [];
+    $('alineaciones').hidden = alineaciones.length === 0;
+    $('lista-alineaciones').replaceChildren(...alineaciones.map((texto) => {
+      const elemento = document.createElement('li');
+      const corte = texto.indexOf(': ');
+      if (corte < 0) {
+        elemento.textContent = texto;
+      } else {
+        const equipo = document.createElement('strong');
+        equipo.textContent = texto.slice(0, corte);
+        elemento.append(equipo, texto.slice(corte));
+      }
+      return elemento;
+    }));
+    $('penaltis').hidden = !situacion.penaltis;
+    $('tanda').textContent = situacion.penaltis || '';
     $('sin-goles').hidden = situacion.goles.length > 0;
     $('sin-goles').textContent = situacion.sinGoles;
     if (antes !== undefined && antes !== situacion.marcador) {

@@ -42,6 +42,19 @@ public struct FichaCompleta: Sendable {
     public var goles: [GolDeLaLinea]
     /// Every run, oldest first.
     public var ejecuciones: [EjecucionGuardada]
+    /// What its live feed said of its goals after them («Gol anulado», «Gol corregido») and
+    /// the lineups it published, oldest first (none for a scripted or imported match).
+    public var delDirecto: [AvisoDeGol] = []
+
+    /// The whole timeline: the script, cards included, and the feed's word on its goals.
+    public var cronologia: [SucesoDeLaLinea] {
+        SucesoDeLaLinea.de(ficha.partido, revisiones: delDirecto)
+    }
+
+    /// Each side's lineup as its feed published it: `Argentina (4-3-3): Emiliano Martínez, …`.
+    public var alineaciones: [String] {
+        delDirecto.filter { $0.tipo == .alineacion }.map(\.cuerpo)
+    }
 
     /// The official result, once the match is over (`ResumenDePartido.resultadoOficial`).
     public var resultadoOficial: ResultadoOficial? {
@@ -165,7 +178,9 @@ extension Nucleo {
             .first { $0.id == id }
         return FichaCompleta(
             ficha: ficha, resumen: resumen, goles: GolDeLaLinea.de(ficha.partido),
-            ejecuciones: try tienda.ejecuciones.todas(partido: id))
+            ejecuciones: try tienda.ejecuciones.todas(partido: id),
+            delDirecto: try tienda.buzon.avisosDelDirecto(
+                partido: id, tipos: [.anulado, .corregido, .alineacion]))
     }
 
     /// Every competition with its counts.

@@ -116,6 +116,9 @@ public struct FichaJSON: Encodable, Sendable {
     var duracion: Int?
     var resultadoOficial: Oficial?
     var goles: [GolDeLaLinea]
+    /// Goals, red cards and the feed's later word on goals, in playing order.
+    var cronologia: [SucesoDeLaLinea]
+    var alineaciones: [String]
     var ejecuciones: [EjecucionJSON]
 
     public init(_ completa: FichaCompleta) {
@@ -139,6 +142,8 @@ public struct FichaJSON: Encodable, Sendable {
         duracion = resumen?.duracionMostrada
         resultadoOficial = completa.resultadoOficial.map(Oficial.init)
         goles = completa.goles
+        cronologia = completa.cronologia
+        alineaciones = completa.alineaciones
         ejecuciones = completa.ejecuciones.map {
             EjecucionJSON(
                 codigo: $0.codigo, duracion: $0.duracion, estado: $0.estadoDelPartido.clave,

@@ -422,7 +422,7 @@ public final class Sondeador: Servicio {
             let json = foto.json
             nuevas[clave] = (huella, json)
             guard json != guardada?.foto || !avisos.isEmpty else { continue }
-            let entrada = EntradaDeImportacion(
+            var entrada = EntradaDeImportacion(
                 clave: partido.clave, local: partido.local, visitante: partido.visitante,
                 competicion: partido.competicion, ronda: partido.ronda, fecha: partido.fecha,
                 hora: partido.hora, grupo: partido.grupo, estadio: nil,
@@ -430,6 +430,7 @@ public final class Sondeador: Servicio {
                 trasLaProrroga: partido.trasLaProrroga, penaltis: partido.penaltis,
                 tieneProrroga: partido.trasLaProrroga != nil, goles: partido.goles,
                 conAvisos: false)
+            entrada.rojas = partido.rojas ?? []
             cambiados.append(
                 PartidoSondeado(
                     claveExterna: partido.claveExterna, entrada: entrada, directo: partido.estado,

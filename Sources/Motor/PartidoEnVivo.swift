@@ -34,6 +34,8 @@ public final class PartidoEnVivo {
         case minuto
         /// A scripted goal, with the notice it produces (its score is the one right after it).
         case gol(AvisoDeGol)
+        /// A scripted red card, with its «Tarjeta roja» notice.
+        case roja(AvisoDeGol)
         case fin(FinDelPartido)
     }
 
@@ -163,15 +165,21 @@ public final class PartidoEnVivo {
             }
             var goles = golesEnVivo
             var golesDelMinuto: [(gol: Gol, marcador: Marcador)] = []
+            var rojasDelMinuto: [AvisoDeGol] = []
             while siguiente < eventos.endIndex, eventos[siguiente].minuto.minuto == nuevo {
                 let evento = eventos[siguiente]
                 goles = goles.despuesDe(evento, en: partido)
-                if case .gol(let gol) = evento {
+                switch evento {
+                case .gol(let gol):
                     golesDelMinuto.append((gol, goles + golesAMano))
+                case .roja(let tarjeta):
+                    rojasDelMinuto.append(
+                        .roja(tarjeta, partidoId: partido.id, marcador: goles + golesAMano))
                 }
                 siguiente += 1
             }
-            let delMinuto = AvisoDeGol.avisos(de: golesDelMinuto, en: partido)
+            // A minute's goals, then its cards: one transaction queues them all.
+            let delMinuto = AvisoDeGol.avisos(de: golesDelMinuto, en: partido) + rojasDelMinuto
             let mano: Marcador
             if let cronica {
                 let aviso: ((Marcador) -> String)? =
@@ -193,7 +201,7 @@ public final class PartidoEnVivo {
             if Self.cambiaElUltimoAviso(nuevo) {
                 ultimoAviso = Self.ultimoAviso(minuto: nuevo, marcador: marcador)
             }
-            for aviso in delMinuto { alCambiar?(.gol(aviso)) }
+            for aviso in delMinuto { alCambiar?(aviso.tipo == .roja ? .roja(aviso) : .gol(aviso)) }
             alCambiar?(.minuto)
         }
         if let cronica {

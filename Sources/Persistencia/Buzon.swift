@@ -81,6 +81,11 @@ public protocol Buzon: Sendable {
     /// The latest notices with each delivery's state, newest first.
     func ultimos(limite: Int) throws -> [AvisoEnBuzon]
 
+    /// The notices of kinds `tipos` its live feed gave match `partido` (annulled and
+    /// corrected goals, lineups: what the page's timeline shows beside the script), oldest
+    /// first.
+    func avisosDelDirecto(partido: Int, tipos: [TipoDeAviso]) throws -> [AvisoDeGol]
+
     /// The earliest time a pending delivery of `canal` becomes due (or its lease ends).
     func proximoVencimiento(canal: String) throws -> Double?
 

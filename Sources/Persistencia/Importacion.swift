@@ -30,6 +30,9 @@ public struct EntradaDeImportacion: Sendable {
     public var finalDelPartido, trasLaProrroga, penaltis: Marcador?
     public var tieneProrroga: Bool
     public var goles: [Gol]?
+    /// The players sent off, stored beside the goals (a live feed's match resource gives
+    /// them; files do not).
+    public var rojas: [TarjetaRoja] = []
     public var conAvisos: Bool
 
     /// The kick-off as the store orders by it (`Saque.segundos`), when the date is known.

@@ -22,6 +22,12 @@ struct PantallaJSON: Encodable {
     }
     /// What the page says where the list of goals is empty.
     var sinGoles: String
+    /// The timeline so far: goals, red cards, and the feed's later word on goals.
+    var cronologia: [SucesoDeLaLinea]
+    /// Each side's published lineup (`Argentina (4-3-3): …`), from a live feed.
+    var alineaciones: [String] = []
+    /// The shoot-out's tally (`4-2`), once there is one.
+    var penaltis: String?
 
     init(
         partido: Partido, ejecucion: Int?, estado: EstadoDelPartido, minuto: Int, duracion: Int,
@@ -43,6 +49,9 @@ struct PantallaJSON: Encodable {
             ? [] : GolDeLaLinea.de(partido, duracion: duracion, hastaElMinuto: minuto)
         self.goles = lista
         self.sinGoles = Self.textoSinGoles(lista, marcador: marcador)
+        self.cronologia =
+            estado == .sinEmpezar
+            ? [] : SucesoDeLaLinea.de(partido, duracion: duracion, hastaElMinuto: minuto)
     }
 
     /// A score without a list of its goals is not «no goals» (issue 42: a 2-2 of a file with

@@ -96,6 +96,7 @@ extension RutasWeb {
                 "LOCAL": partido.local.nombre, "VISITANTE": partido.visitante.nombre,
                 "ULTIMO_AVISO": situacion.ultimoAviso, "SITUACION": json,
                 "SIN_GOLES_OCULTO": situacion.goles.isEmpty ? "" : " hidden",
+                "ALINEACIONES_OCULTAS": situacion.alineaciones.isEmpty ? " hidden" : "",
                 "SIN_GOLES": situacion.sinGoles,
                 "SILENCIO": ajustes.sinAvisosEnPrimerPlano ? " checked" : "",
                 "SIGUE_LOCAL": siguiendo.contains(partido.local.nombre) ? "true" : "false",
@@ -107,7 +108,8 @@ extension RutasWeb {
             ],
             html: [
                 "CONTEXTO": Vistas.contexto(ficha), "TABLERO": Vistas.tablero(ficha, situacion),
-                "GOLES": Vistas.lineaDeGoles(situacion.goles),
+                "CRONOLOGIA": Vistas.cronologia(situacion.cronologia),
+                "ALINEACIONES": Vistas.alineaciones(situacion.alineaciones),
                 "DURACIONES": Vistas.duraciones(
                     ajustes.duracion, conProrroga: partido.tieneProrroga),
             ], visitante)
@@ -175,6 +177,9 @@ extension RutasWeb {
         situacion.estadoTexto = ResultadoOficial.conDesenlace(
             resumen.textoDeEstado, resumen.resultadoOficial?.desenlace)
         situacion.goles = GolDeLaLinea.de(partido)
+        situacion.cronologia = completa.cronologia
+        situacion.alineaciones = completa.alineaciones
+        situacion.penaltis = resumen.oficial?.penaltis?.description
         return situacion
     }
 

@@ -87,12 +87,21 @@ enum Vistas {
             : ResultadoOficial.conDesenlace(partido.marcadorMostrado.description, desenlace)
         return """
             <li id="partido-\(partido.id)" data-estado="\(estado.clave)"><a href="/partidos/\(partido.id)">\
-            <span class="hora \(clase)">\(e(insignia))</span>\
+            <span class="hora \(clase)"\(atributoDeSaque(partido))>\(e(insignia))</span>\
             <span class="local">\(e(partido.local))</span>\
             <span class="resultado">\(e(marcador))</span>\
             <span class="visitante">\(e(partido.visitante))</span>\
             </a></li>
             """
+    }
+
+    /// A kick-off time the page's script says again in the viewer's zone (the server writes
+    /// it in its own): the instant, when the file gave one, on a match not yet started.
+    static func atributoDeSaque(_ partido: ResumenDePartido) -> String {
+        guard partido.estadoMostrado == .sinEmpezar, let saque = partido.saque,
+            saque.instanteConocido
+        else { return "" }
+        return " data-saque=\"\(saque.segundos)\" data-forma=\"hora\""
     }
 
     /// What the first cell says: kick-off time before, the minute live, «Final» after.
@@ -163,6 +172,7 @@ enum Vistas {
             <p id="marcador" class="marcador">\(e(situacion.marcador))</p>\
             <p id="estado" class="estado">\(e(situacion.estadoTexto))</p>\
             <p class="minuto">Minuto <span id="minuto">\(situacion.minuto)\(situacion.anadido.map { "+\($0)" } ?? "")</span> de <span id="duracion">\(situacion.duracion)</span></p>\
+            <p class="penaltis" id="penaltis"\(situacion.penaltis == nil ? " hidden" : "")>Penaltis: <span id="tanda">\(e(situacion.penaltis ?? ""))</span></p>\
             </div>\
             <div class="lado">\
             <p class="equipo" id="visitante">\(e(partido.visitante.nombre))</p>\
@@ -183,10 +193,23 @@ enum Vistas {
         return html
     }
 
-    /// The timeline: `10' Ana (Rayo FC) 1-0`, with its marks.
-    static func lineaDeGoles(_ goles: [GolDeLaLinea]) -> String {
-        goles.map { gol in
-            "<li>\(e("\(gol.minuto)' \(gol.jugadorConMarcas) (\(gol.equipo)) \(gol.marcador)"))</li>"
+    /// The timeline: `10' Ana (Rayo FC) 1-0`, `78' Tarjeta roja: Björn (Cigüeñas FC, doble
+    /// amarilla)`, each line marked with its kind (a class the stylesheet draws a sign for).
+    static func cronologia(_ sucesos: [SucesoDeLaLinea]) -> String {
+        sucesos.map { suceso in
+            let lado = suceso.lado.map { " data-lado=\"\(e($0))\"" } ?? ""
+            return """
+                <li class="suceso \(suceso.clase.rawValue)"\(lado)><span class="minuto">\(e(suceso.minuto))'</span> <span class="texto">\(e(suceso.texto))</span></li>
+                """
+        }.joined()
+    }
+
+    /// The lineups: the team and formation in bold, then its starters.
+    static func alineaciones(_ alineaciones: [String]) -> String {
+        alineaciones.map { texto in
+            let partes = texto.split(separator: ": ", maxSplits: 1).map(String.init)
+            guard partes.count == 2 else { return "<li>\(e(texto))</li>" }
+            return "<li><strong>\(e(partes[0]))</strong>: \(e(partes[1]))</li>"
         }.joined()
     }
 
@@ -194,13 +217,18 @@ enum Vistas {
     static func contexto(_ ficha: FichaCompleta) -> String {
         var partes = [ficha.ficha.partido.competicion, ficha.ficha.grupo, ficha.ficha.ronda]
             .compactMap { $0 }
+        var html = partes.map(e)
         if let saque = Saque(fecha: ficha.ficha.fecha, hora: ficha.ficha.hora) {
-            partes.append(textoDeSaque(saque))
+            // The viewer's zone, by the page's script, where the instant is known.
+            html.append(
+                saque.instanteConocido
+                    ? "<time data-saque=\"\(saque.segundos)\" data-forma=\"dia\">\(e(textoDeSaque(saque)))</time>"
+                    : e(textoDeSaque(saque)))
         }
         if let oficial = ficha.resultadoOficial?.texto {
-            partes.append("Resultado oficial: \(oficial)")
+            html.append(e("Resultado oficial: \(oficial)"))
         }
-        return partes.map(e).joined(separator: " · ")
+        return html.joined(separator: " · ")
     }
 
     /// The duration setting's choices, the one in force checked.
@@ -239,7 +267,11 @@ enum Vistas {
         _ nombre: String, _ formato: FormatoDeCompeticion, _ tablas: [TablaDeGrupo],
         regla: ReglaDeDesempate
     ) -> String {
-        tablas.map { tabla in
+        var leyenda: [ZonaDeTabla] = []
+        return tablas.map { tabla in
+            let zonas = ZonaDeTabla.de(
+                formato: formato, equipos: tabla.filas.count, grupos: tablas.count)
+            for zona in zonas where !leyenda.contains(zona) { leyenda.append(zona) }
             let titulo = tabla.grupo ?? (formato == .faseDeLiga ? "Fase de liga" : "Clasificación")
             var html = "<h2>\(e(titulo))</h2><div class=\"desplazable\"><table class=\"tabla\">"
             html += "<caption class=\"solo-lectores\">\(e(nombre)) · \(e(titulo))</caption>"
@@ -253,7 +285,12 @@ enum Vistas {
             }
             html += "<th scope=\"col\">Últimos</th></tr></thead><tbody>"
             for (posicion, fila) in tabla.filas.enumerated() {
-                html += "<tr><td>\(posicion + 1)</td><th scope=\"row\">\(e(fila.equipo))</th>"
+                // The zone by colour and, for whoever cannot see it, in words.
+                let zona = zonas.first { $0.puestos.contains(posicion + 1) }
+                html += "<tr\(zona.map { " class=\"zona-\($0.clase.rawValue)\"" } ?? "")>"
+                html += "<td>\(posicion + 1)</td><th scope=\"row\">\(e(fila.equipo))"
+                if let zona { html += "<span class=\"solo-lectores\"> (\(e(zona.texto)))</span>" }
+                html += "</th>"
                 for valor in [
                     fila.jugados, fila.ganados, fila.empatados, fila.perdidos, fila.aFavor,
                     fila.enContra,
@@ -269,7 +306,16 @@ enum Vistas {
                 html += "<p class=\"nota\">\(e(Frases.sinResultado(tabla.sinResultado)))</p>"
             }
             return html
-        }.joined() + "<p class=\"nota\">\(e(regla.texto))</p>"
+        }.joined() + leyendaDeZonas(leyenda) + "<p class=\"nota\">\(e(regla.texto))</p>"
+    }
+
+    /// What each zone's colour means, once under a competition's tables.
+    static func leyendaDeZonas(_ zonas: [ZonaDeTabla]) -> String {
+        guard !zonas.isEmpty else { return "" }
+        return "<ul class=\"leyenda\" aria-label=\"Zonas de la tabla\">"
+            + zonas.map {
+                "<li class=\"zona-\($0.clase.rawValue)\"><span class=\"muestra\" aria-hidden=\"true\"></span>\(e($0.texto))</li>"
+            }.joined() + "</ul>"
     }
 
     static func goleadores(

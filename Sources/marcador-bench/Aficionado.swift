@@ -86,7 +86,7 @@ let consultaDeGoleadores = """
     JOIN partido p ON p.id = v.partido_id
     JOIN jugador j ON j.id = v.jugador_id
     JOIN equipo q ON q.id = j.equipo_id
-    WHERE p.competicion = 'Banco' AND NOT v.en_propia_puerta
+    WHERE p.competicion = 'Banco' AND v.tipo = 'gol' AND NOT v.en_propia_puerta
     GROUP BY j.id
     ORDER BY goles DESC, j.nombre
     LIMIT 20

@@ -180,9 +180,34 @@ struct MigratorTests {
         let aplicadas = try Migrator(migrations: actuales.migrations + [reconstruccion]).migrate(db)
         #expect(aplicadas == [reconstruccion.version])
         #expect(try cuantas() == antes)
-        #expect(antes == [13, 1, 1, 1, 3])
+        #expect(antes == [14, 1, 1, 1, 3])
         // …and foreign keys are on again afterwards.
         #expect(try db.scalarInt("PRAGMA foreign_keys") == 1)
+    }
+
+    /// A database seeded before red cards existed gets the seeds' card in partido 2 from
+    /// migration 20, once; one whose partido 2 is something else gets none.
+    @Test(arguments: [true, false])
+    func laRojaDeLasSemillasLlegaConSuMigracion(sembrada: Bool) throws {
+        let db = try Database(path: ":memory:")
+        let actuales = Migrator()
+        try Migrator(migrations: actuales.migrations.filter { $0.version <= 19 }).migrate(db)
+        try db.executeScript(
+            """
+            INSERT INTO equipo (id, nombre) VALUES (3, 'Águilas CF'), (4, 'Cigüeñas FC'), (5, 'Otro');
+            INSERT INTO jugador (id, nombre, equipo_id) VALUES (9, 'Björn', 4);
+            INSERT INTO partido (id, local_id, visitante_id) VALUES (2, 3, \(sembrada ? 4 : 5));
+            INSERT INTO evento (partido_id, orden, minuto, jugador_id, lado, en_propia_puerta)
+                VALUES (2, 4, 67, 9, 'local', 1);
+            """)
+        try actuales.migrate(db)
+        try actuales.migrate(db)
+        let rojas = try db.rows(
+            "SELECT minuto, orden, doble_amarilla, lado FROM evento WHERE tipo = 'roja'"
+        ) { fila in
+            "\(fila.int("minuto")) \(fila.int("orden")) \(fila.int("doble_amarilla")) \(fila.string("lado"))"
+        }
+        #expect(rojas == (sembrada ? ["78 5 1 visitante"] : []))
     }
 
     /// A migration that would leave a dangling reference is refused before it commits.

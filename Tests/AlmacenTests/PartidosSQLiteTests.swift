@@ -13,10 +13,8 @@ struct PartidosSQLiteTests {
     }
 
     func goles(_ partido: Partido) -> [Gol] {
-        partido.eventos.map { evento in
-            switch evento {
-            case .gol(let gol): gol
-            }
+        partido.eventos.compactMap { evento in
+            if case .gol(let gol) = evento { gol } else { nil }
         }
     }
 
@@ -48,6 +46,15 @@ struct PartidosSQLiteTests {
         #expect(golesDeDos[3].enPropiaPuerta)
         #expect(golesDeDos[3].lado == .local)
         #expect(golesDeDos[3].jugador.equipo.nombre == "Cigüeñas FC")
+        // Its red card, read back as a card (not a goal: the score stays 3-2).
+        #expect(
+            dos.eventos.last
+                == .roja(
+                    TarjetaRoja(
+                        minuto: MinutoDeJuego(78), jugador: "Björn", equipo: "Cigüeñas FC",
+                        lado: .visitante, dobleAmarilla: true)))
+        let final = dos.eventos(hasta: 90).reduce(Marcador.cero) { $0.despuesDe($1, en: dos) }
+        #expect(final == Marcador(local: 3, visitante: 2))
         let tres = try #require(try repositorio.partido(id: 3))
         #expect(tres.tieneProrroga)
         #expect(goles(tres).map(\.minuto.minuto) == [30, 88, 112])

@@ -185,6 +185,9 @@ struct EnvioFallidoTests {
             try base.pendientesPorCanal(ejecucion: ejecucion)
         }
         func ultimos(limite: Int) throws -> [AvisoEnBuzon] { try base.ultimos(limite: limite) }
+        func avisosDelDirecto(partido: Int, tipos: [TipoDeAviso]) throws -> [AvisoDeGol] {
+            try base.avisosDelDirecto(partido: partido, tipos: tipos)
+        }
         func proximoVencimiento(canal: String) throws -> Double? { nil }
         func canales() throws -> [CanalConfigurado] { try base.canales() }
         func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool { false }

@@ -252,6 +252,46 @@ struct JugarE2ETests {
         #expect(arenas == 0)
     }
 
+    /// The seeds' red card (partido 2, 78'): said on the terminal as it happens, notified once
+    /// to the channel that asks for cards and to no other, and listed on the card.
+    @Test func laRojaDelGuionAvisaSoloAQuienLaPide() async throws {
+        let escenario = Escenario()
+        #expect(try await escenario.marcador("avisos", "activar").codigo == 0)
+        let canal = try await escenario.marcador(
+            "avisos", "canales", "añadir", "registro", "--nombre", "rojas", "--avisar", "rojas")
+        #expect(canal.codigo == 0, "\(canal.error)")
+        let jugado = try await escenario.marcador("jugar", "2", "--ms-por-minuto", "0")
+        #expect(jugado.codigo == 0, "\(jugado.error)")
+        #expect(
+            jugado.salida.contains(
+                "Tarjeta roja: Björn (Cigüeñas FC, doble amarilla), minuto 78.\n"))
+        #expect(
+            jugado.salida.hasSuffix("Partido terminado: Águilas CF 3-2 Cigüeñas FC (90 minutos).\n")
+        )
+        let registro = try await escenario.marcador("registro", "--partido", "2").salida
+        let roja =
+            "notificación «Tarjeta roja» enviada: Björn, minuto 78 (Cigüeñas FC, doble amarilla)"
+        #expect(registro.components(separatedBy: roja).count == 2, "\(registro)")
+        // The goals went to the default channel only: five lines, not ten.
+        #expect(registro.components(separatedBy: "notificación «¡Gol!» enviada:").count == 6)
+        let ficha = try await escenario.marcador("partido", "2")
+        #expect(
+            ficha.salida.contains(
+                "Tarjetas rojas:\nMINUTO  JUGADOR                 EQUIPO\n   78'  Björn (doble amarilla)  Cigüeñas FC\n"
+            ), "\(ficha.salida)")
+        let json = try await escenario.marcador("partido", "2", "--json")
+        let documento =
+            try JSONSerialization.jsonObject(with: Data(json.salida.utf8)) as? [String: Any]
+        let cronologia = documento?["cronologia"] as? [[String: Any]] ?? []
+        #expect(
+            cronologia.map { $0["clase"] as? String ?? "" } == [
+                "gol", "gol", "gol", "gol", "roja", "gol",
+            ])
+        #expect(
+            cronologia[4]["texto"] as? String == "Tarjeta roja: Björn (Cigüeñas FC, doble amarilla)"
+        )
+    }
+
     @Test func reanudarUnPartidoSinEmpezar() async throws {
         let resultado = try await Escenario().marcador("jugar", "2", "--reanudar")
         #expect(resultado.codigo == 64)

@@ -201,6 +201,20 @@ struct NavegadorE2ETests {
         }
         let sinScript = visto["sinScript"] as? [String: Any] ?? [:]
         #expect(sinScript["estado"] as? String == "Partido terminado")
+        // The timeline, server-rendered and live alike: goals and the red card, in order.
+        let cronologia = [
+            "23' Zoë (Águilas CF) 1-0", "45+1' Chloé (Águilas CF) 2-0",
+            "45+2' Íñigo (p) (Cigüeñas FC) 2-1", "67' Björn (pp) (Cigüeñas FC) 3-1",
+            "78' Tarjeta roja: Björn (Cigüeñas FC, doble amarilla)", "90+4' João (Cigüeñas FC) 3-2",
+        ]
+        #expect(sinScript["cronologia"] as? [String] == cronologia, "\(sinScript)")
+        #expect(
+            (visto["conScript"] as? [String: Any])?["cronologia"] as? [String] == cronologia)
+        // An imported match: kick-off in the viewer's zone (Tokyo, 9 hours ahead of 15:00
+        // UTC), and nothing to play.
+        let importado = visto["importado"] as? [String: Any] ?? [:]
+        #expect(importado["saque"] as? String == "viernes, 15 de junio de 2018, 00:00")
+        #expect(importado["jugarVisible"] as? Bool == false)
         #expect(
             sinScript["marcador"] as? String == (visto["conScript"] as? [String: Any])?["marcador"]
                 as? String)
@@ -213,6 +227,12 @@ struct NavegadorE2ETests {
         let competicion = visto["competicion"] as? [String: Any] ?? [:]
         #expect((competicion["grupos"] as? Int ?? 0) >= 8)
         #expect((visto["anchoDeLaCompeticion360"] as? Int ?? 999) <= 360)
+        // Every group's points within a swipe at 360 px; the first two of each group marked,
+        // and the legend says what the colour means.
+        let puntos = visto["puntos360"] as? [Bool] ?? []
+        #expect(puntos.count >= 8 && puntos.allSatisfy { $0 }, "\(puntos)")
+        #expect(visto["leyenda"] as? [String] == ["Pasan a la siguiente ronda"])
+        #expect(visto["zonas"] as? Int == 16)
         // 7. axe-core: no serious or critical violation on any page, light or dark.
         let axe = visto["axe"] as? [String: Any] ?? [:]
         #expect(axe.count == 11, "\(axe.keys.sorted())")

@@ -53,7 +53,12 @@ struct PantallaE2ETests {
         // A competition: its tables and its scorers.
         let competicion = try servidor.get("/competiciones/World%20Cup%202018").texto
         #expect(competicion.contains("<h2>Group A</h2>"))
-        #expect(competicion.contains("<th scope=\"row\">Uruguay</th>"))
+        // Group A's winner in its zone, said in words beside the colour; the legend below.
+        #expect(
+            competicion.contains(
+                "<tr class=\"zona-pasa\"><td>1</td><th scope=\"row\">Uruguay<span class=\"solo-lectores\"> (Pasan a la siguiente ronda)</span></th>"
+            ))
+        #expect(competicion.contains("</span>Pasan a la siguiente ronda</li></ul>"))
         #expect(competicion.contains("<h2>Goleadores</h2>"))
         #expect(competicion.contains("<th scope=\"row\">Harry Kane</th>"))
         #expect(competicion.contains("(reglamento: FIFA, Copa Mundial).</p>"))
@@ -81,9 +86,15 @@ struct PantallaE2ETests {
         #expect(lista.contains("<h3>hoy, "), "\(lista)")
         #expect(lista.contains("<h3>mañana, "))
         let ficha = try servidor.get("/partidos/4").texto
-        #expect(ficha.contains("Amistosos · hoy, 23:59"), "\(ficha)")
+        // The server's zone first; the instant beside it for the page to say in the viewer's.
+        #expect(
+            ficha.contains(
+                #/Amistosos · <time data-saque="[0-9]+" data-forma="dia">hoy, 23:59</time>/#),
+            "\(ficha)")
         let otra = try servidor.get("/partidos/5").texto
-        #expect(otra.contains("Amistosos · mañana, 16:00"))
+        #expect(
+            otra.contains(
+                #/Amistosos · <time data-saque="[0-9]+" data-forma="dia">mañana, 16:00</time>/#))
         // One day at a time, the days either side a link away; «En directo»; a bad date.
         let soloHoy = try servidor.get("/?fecha=hoy").texto
         #expect(soloHoy.contains("Argentina") && !soloHoy.contains("Spain"))

@@ -136,6 +136,43 @@ struct PartidoEnVivoTests {
         #expect(modelo.marcador == Marcador(local: 2, visitante: 1))
     }
 
+    /// A scripted red card is played at its minute: its «Tarjeta roja» notice, in the order of
+    /// the script, the score untouched; a 60-minute run never reaches a card at 78'.
+    @Test func unaRojaDelGuionSeJuegaEnSuMinutoSinTocarElMarcador() async throws {
+        let a = Equipo("A")
+        let b = Equipo("B")
+        let partido = Partido(
+            id: 2, local: a, visitante: b,
+            eventos: [
+                .gol(Gol(minuto: MinutoDeJuego(23), jugador: Jugador("Zoë", de: a), lado: .local)),
+                .roja(
+                    TarjetaRoja(
+                        minuto: MinutoDeJuego(78), jugador: "Björn", equipo: "B", lado: .visitante,
+                        dobleAmarilla: true)),
+            ])
+        let modelo = PartidoEnVivo(partido: partido, msPorMinuto: 0)
+        var vistos: [String] = []
+        modelo.alCambiar = { cambio in
+            switch cambio {
+            case .gol(let aviso): vistos.append("gol \(aviso.cuerpo) \(aviso.marcador)")
+            case .roja(let aviso):
+                vistos.append(
+                    "\(aviso.titulo) \(aviso.cuerpo) \(aviso.identificador) \(modelo.minuto)")
+            default: break
+            }
+        }
+        try await modelo.jugar(duracion: 90)
+        #expect(
+            vistos == [
+                "gol Zoë (A), minuto 23 1-0",
+                "Tarjeta roja Björn (B, doble amarilla), minuto 78 roja-78-Björn 78",
+            ])
+        #expect(modelo.marcador == Marcador(local: 1, visitante: 0))
+        vistos = []
+        try await modelo.jugar(duracion: 60)
+        #expect(vistos == ["gol Zoë (A), minuto 23 1-0"])
+    }
+
     @Test func volverAJugarLoPoneTodoACero() async throws {
         let codigos = Mutex(["aaaaa", "bbbbb", "ccccc"])
         let modelo = PartidoEnVivo(

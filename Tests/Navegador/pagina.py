@@ -144,6 +144,7 @@ try:
         "marcador": texto("#marcador"), "estado": texto("#estado"),
         "local": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goleadores-local li")],
         "visitante": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goleadores-visitante li")],
+        "cronologia": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#cronologia li")],
     }
     navegador.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
     abrir("/partidos/2")
@@ -152,8 +153,25 @@ try:
         "marcador": texto("#marcador"),
         "local": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goleadores-local li")],
         "visitante": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goleadores-visitante li")],
-        "goles": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goles li")],
+        "goles": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#cronologia li.gol")],
+        "cronologia": [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#cronologia li")],
     }
+    ancho(360)
+    navegador.save_screenshot(capturas + "/cronologia-360.png")
+    ancho(1280)
+    navegador.save_screenshot(capturas + "/cronologia-1280.png")
+
+    # An imported match (the World Cup's opening one, 15:00 UTC) seen from Tokyo: its kick-off
+    # in the viewer's zone, and no control to play it.
+    navegador.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    abrir("/partidos/4")
+    esperar(listo)
+    navegador.find_element(By.CSS_SELECTOR, "#controles summary").click()
+    resultado["importado"] = {
+        "saque": texto(".contexto time"),
+        "jugarVisible": navegador.find_element(By.ID, "jugar").is_displayed(),
+    }
+    navegador.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
 
     # 6. Extra time: the choice that is ticked is the one that is set, and both can be chosen.
     abrir("/partidos/3")
@@ -182,6 +200,15 @@ try:
     ancho(360)
     resultado["anchoDeLaCompeticion360"] = navegador.execute_script(
         "return document.documentElement.scrollWidth")
+    # Each table's points within reach: in view once its own box is scrolled to the end.
+    resultado["puntos360"] = navegador.execute_script(
+        "return [...document.querySelectorAll('.desplazable')].map(caja => {"
+        " caja.scrollLeft = caja.scrollWidth;"
+        " const pts = [...caja.querySelectorAll('thead th')].find(t => t.textContent === 'Pts');"
+        " const r = pts.getBoundingClientRect();"
+        " return r.left >= 0 && r.right <= window.innerWidth; })")
+    resultado["leyenda"] = [e.text for e in navegador.find_elements(By.CSS_SELECTOR, ".leyenda li")]
+    resultado["zonas"] = len(navegador.find_elements(By.CSS_SELECTOR, "tr.zona-pasa"))
     navegador.save_screenshot(capturas + "/competicion-360.png")
     ancho(1280)
 

@@ -114,7 +114,7 @@ try:
     esperar(lambda: navegador.find_element(By.ID, "estado").text == "Partido terminado")
     resultado["marcador"] = navegador.find_element(By.ID, "marcador").text
     resultado["estado"] = navegador.find_element(By.ID, "estado").text
-    resultado["goles"] = [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#goles li")]
+    resultado["goles"] = [e.text for e in navegador.find_elements(By.CSS_SELECTOR, "#cronologia li.gol")]
     resultado["ultimoAviso"] = navegador.find_element(By.ID, "ultimo-aviso").text
     # Notifications travel through the outbox lane of the server: on a loaded machine they may
     # come after the final whistle. Wait for all five goals' (or give up after 60 s).

@@ -32,6 +32,18 @@ extension Gol {
     }
 }
 
+extension TarjetaRoja {
+    /// A card as `Gol.columnas` plus `e.doble_amarilla` read it (a card's row has the goal's
+    /// columns: the player sent off, his team and side).
+    init(fila: some FilaSQL) throws {
+        self.init(
+            minuto: MinutoDeJuego(fila.int("minuto"), anadido: fila.int("anadido")),
+            jugador: fila.nombre("jugador"), equipo: fila.nombre("equipo"),
+            lado: try fila.almacenado("lado", tabla: "evento"),
+            dobleAmarilla: fila.bool("doble_amarilla"))
+    }
+}
+
 extension FichaDePartido {
     /// The columns `init(fila:)` reads: the match, its metadata, its official result, and the
     /// score of its latest finished run (`t`).

@@ -511,6 +511,26 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         }
     }
 
+    public func avisosDelDirecto(partido: Int, tipos: [TipoDeAviso]) throws -> [AvisoDeGol] {
+        guard !tipos.isEmpty else { return [] }
+        return try queue.read { db in
+            // Through the feed's follow (`aviso_de_seguimiento`): a match's notices are never
+            // looked for by scanning every notice.
+            let marcas = Array(repeating: "?", count: tipos.count).joined(separator: ", ")
+            let argumentos: [any DatabaseValueConvertible] =
+                [partido] + tipos.map(\.rawValue)
+            return try db.rows(
+                """
+                SELECT \(AvisoDeGol.columnas())
+                FROM aviso
+                WHERE seguimiento_id IN (SELECT id FROM seguimiento WHERE partido_id = ?)
+                    AND tipo IN (\(marcas))
+                ORDER BY id
+                """, arguments: argumentos
+            ) { try AvisoDeGol.leer($0).aviso }
+        }
+    }
+
     // MARK: - Channels
 
     public func canales() throws -> [CanalConfigurado] {

@@ -160,7 +160,8 @@ public struct FuentesSQL<Cola: ColaSQL>: Fuentes {
                 entrada.goles != nil, partido)
             if let goles = entrada.goles {
                 try db.execute("DELETE FROM evento WHERE partido_id = ?", partido)
-                try ImportacionSQL<Cola>.insertarGoles(goles, partido: partido, db)
+                try ImportacionSQL<Cola>.insertarGuion(
+                    goles, rojas: entrada.rojas, partido: partido, db)
             }
         } else {
             partido = try ImportacionSQL<Cola>.insertar(entrada, db)

@@ -58,30 +58,47 @@ public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
             entrada.finalDelPartido?.visitante, entrada.trasLaProrroga?.local,
             entrada.trasLaProrroga?.visitante, entrada.penaltis?.local, entrada.penaltis?.visitante,
             entrada.goles != nil, entrada.clave, entrada.inicio)
-        try insertarGoles(entrada.goles ?? [], partido: partido!, db)
+        try insertarGuion(entrada.goles ?? [], rojas: entrada.rojas, partido: partido!, db)
         return partido!
     }
 
-    /// The script of match `partido`: its goals, in playing order.
-    static func insertarGoles(_ goles: [Gol], partido: Int, _ db: some BaseSQL) throws {
+    /// The script of match `partido`: its goals in their order, then its red cards (the
+    /// engine and the page put them in playing order by minute).
+    static func insertarGuion(
+        _ goles: [Gol], rojas: [TarjetaRoja], partido: Int, _ db: some BaseSQL
+    ) throws {
         for (orden, gol) in goles.enumerated() {
-            let equipoDelJugador = try equipo(gol.jugador.equipo.nombre, db)
-            try db.execute(
-                "INSERT INTO jugador (nombre, equipo_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                gol.jugador.nombre,
-                equipoDelJugador)
-            let jugador = try db.scalarInt(
-                "SELECT id FROM jugador WHERE nombre = ? AND equipo_id = ?", gol.jugador.nombre,
-                equipoDelJugador)!
+            let jugador = try self.jugador(gol.jugador.nombre, de: gol.jugador.equipo.nombre, db)
             try db.execute(
                 """
                 INSERT INTO evento (partido_id, orden, minuto, anadido, jugador_id, lado, penalti,
                     en_propia_puerta, adjunto)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, partido, orden + 1, gol.minuto.minuto, gol.minuto.anadido, jugador,
-                gol.lado.rawValue,
-                gol.penalti, gol.enPropiaPuerta, gol.adjunto)
+                gol.lado.rawValue, gol.penalti, gol.enPropiaPuerta, gol.adjunto)
         }
+        for (orden, tarjeta) in rojas.enumerated() where (1...120).contains(tarjeta.minuto.minuto) {
+            let jugador = try self.jugador(tarjeta.jugador, de: tarjeta.equipo, db)
+            try db.execute(
+                """
+                INSERT INTO evento (partido_id, orden, tipo, minuto, anadido, jugador_id, lado,
+                    doble_amarilla)
+                VALUES (?, ?, 'roja', ?, ?, ?, ?, ?)
+                """, partido, goles.count + orden + 1, tarjeta.minuto.minuto,
+                tarjeta.minuto.anadido, jugador, tarjeta.lado.rawValue, tarjeta.dobleAmarilla)
+        }
+    }
+
+    /// The id of player `nombre` of team `equipo`, both created the first time.
+    private static func jugador(_ nombre: String, de equipo: String, _ db: some BaseSQL) throws
+        -> Int
+    {
+        let equipoId = try self.equipo(equipo, db)
+        try db.execute(
+            "INSERT INTO jugador (nombre, equipo_id) VALUES (?, ?) ON CONFLICT DO NOTHING", nombre,
+            equipoId)
+        return try db.scalarInt(
+            "SELECT id FROM jugador WHERE nombre = ? AND equipo_id = ?", nombre, equipoId)!
     }
 
     /// The file's result of an imported match (`nil` for hand-made ones): what playing it with

@@ -69,14 +69,21 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
         }
         let filas = try db.rows(
             """
-            SELECT \(Gol.columnas)
+            SELECT \(Gol.columnas), e.tipo, e.doble_amarilla
             FROM evento e
             JOIN jugador j ON j.id = e.jugador_id
             JOIN equipo eq ON eq.id = j.equipo_id
             \(filtro)
             ORDER BY e.partido_id, e.orden
             """, arguments: argumentos
-        ) { fila in (fila.int("partido_id"), EventoDePartido.gol(try Gol(fila: fila))) }
+        ) { fila in
+            (
+                fila.int("partido_id"),
+                fila.string("tipo") == "roja"
+                    ? EventoDePartido.roja(try TarjetaRoja(fila: fila))
+                    : EventoDePartido.gol(try Gol(fila: fila))
+            )
+        }
         for (id, evento) in filas { porPartido[id, default: []].append(evento) }
         return porPartido
     }
@@ -266,7 +273,7 @@ extension PartidosSQL {
                     SELECT jugador_id, count(*) AS goles, CAST(sum(penalti) AS bigint) AS penaltis
                     FROM evento
                     WHERE partido_id IN (SELECT id FROM partido WHERE competicion = ?)
-                        AND en_propia_puerta = 0
+                        AND tipo = 'gol' AND en_propia_puerta = 0
                     GROUP BY jugador_id
                 ) g
                 JOIN jugador j ON j.id = g.jugador_id
@@ -295,7 +302,7 @@ extension PartidosSQL {
                 SELECT p.competicion, count(*) AS partidos,
                     sum(CASE WHEN p.con_guion = 1 AND (p.ft_local IS NOT NULL
                             OR p.et_local IS NOT NULL
-                            OR EXISTS (SELECT 1 FROM evento v WHERE v.partido_id = p.id))
+                            OR EXISTS (SELECT 1 FROM evento v WHERE v.partido_id = p.id AND v.tipo = 'gol'))
                         THEN 1 ELSE 0 END) AS con_goles,
                     sum(CASE WHEN p.ft_local IS NOT NULL OR p.et_local IS NOT NULL
                         OR EXISTS (SELECT 1 FROM ejecucion e
@@ -303,7 +310,7 @@ extension PartidosSQL {
                         THEN 1 ELSE 0 END) AS jugados,
                     sum(CASE WHEN p.et_local IS NOT NULL THEN p.et_local + p.et_visitante
                         WHEN p.ft_local IS NOT NULL THEN p.ft_local + p.ft_visitante
-                        ELSE (SELECT count(*) FROM evento v WHERE v.partido_id = p.id)
+                        ELSE (SELECT count(*) FROM evento v WHERE v.partido_id = p.id AND v.tipo = 'gol')
                         END) AS goles
                 FROM partido p GROUP BY p.competicion ORDER BY p.competicion IS NULL, p.competicion
                 """

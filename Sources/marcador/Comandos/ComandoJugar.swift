@@ -232,6 +232,9 @@ final class DibujoDelPartido {
                     terminal.resaltar("Gol: \(TextoSeguro.limpio(aviso.cuerpo)).", .negrita)
                         + " \(local) \(aviso.marcador) \(visitante)")
             }
+        case .roja(let aviso):
+            // Always its own line: no channel shows cards unless asked (`--avisar rojas`).
+            pantalla.linea("Tarjeta roja: \(TextoSeguro.limpio(aviso.cuerpo)).")
         case .minuto:
             let nuevo = modelo.ultimoAviso != ultimoAvisoMostrado ? modelo.ultimoAviso : nil
             ultimoAvisoMostrado = modelo.ultimoAviso

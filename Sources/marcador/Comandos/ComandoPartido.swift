@@ -72,6 +72,28 @@ struct ComandoPartido: Comando {
                 ? "Goles:" : "Guion (lo que juega cada ejecución; su marcador, sin goles a mano):"
             t.linea(titulo + "\n" + tabla.texto { t.resaltar($0, .negrita) })
         }
+        var rojas = Tabla(cabeceras: ["MINUTO", "JUGADOR", "EQUIPO"], aLaDerecha: [0])
+        for case .roja(let tarjeta) in partido.eventos(hasta: Duracion.conProrroga) {
+            rojas.anadir([
+                "\(tarjeta.minuto)'",
+                tarjeta.jugador + (tarjeta.dobleAmarilla ? " (doble amarilla)" : ""),
+                tarjeta.equipo,
+            ])
+        }
+        if !rojas.estaVacia {
+            t.linea("\nTarjetas rojas:\n" + rojas.texto { t.resaltar($0, .negrita) })
+        }
+        let revisiones = completa.cronologia.filter {
+            $0.clase == .anulado || $0.clase == .corregido
+        }
+        if !revisiones.isEmpty {
+            t.linea("\nEl directo rectificó:")
+            for suceso in revisiones { t.linea("  \(suceso.minuto)' \(suceso.texto.limpio)") }
+        }
+        if !completa.alineaciones.isEmpty {
+            t.linea("\nAlineaciones:")
+            for alineacion in completa.alineaciones { t.linea("  \(alineacion.limpio)") }
+        }
         if let ultima = ejecuciones.last, ultima.golesAMano != .cero {
             t.linea(
                 "\nGoles a mano (\(ultima.codigo), sin minuto: se cuentan, no se juegan): "
