@@ -162,6 +162,20 @@ struct FinalEnDirectoE2ETests {
         return lista?.first
     }
 
+    /// The final's card as `partido --json` gives it: its timeline as `minuto clase texto`
+    /// lines, and its lineups.
+    func ficha(_ escenario: Escenario) async throws -> (
+        cronologia: [String], alineaciones: [String]
+    ) {
+        let id = try #require(try await documento(escenario)?["id"] as? Int)
+        let salida = try await escenario.marcador("partido", String(id), "--json").salida
+        let ficha = try JSONSerialization.jsonObject(with: Data(salida.utf8)) as? [String: Any]
+        let cronologia = (ficha?["cronologia"] as? [[String: Any]] ?? []).map {
+            "\($0["minuto"] ?? "") \($0["clase"] ?? "") \($0["texto"] ?? "")"
+        }
+        return (cronologia, ficha?["alineaciones"] as? [String] ?? [])
+    }
+
     /// `estadoTexto minuto anadido duracion` of the final.
     func situacion(_ escenario: Escenario) async throws -> String {
         guard let partido = try await documento(escenario) else { return "" }
@@ -321,6 +335,12 @@ struct FinalEnDirectoE2ETests {
         #expect(posts[0].cabeceras["idempotency-key"] == posts[2].cabeceras["idempotency-key"])
         let partido = try #require(try await documento(escenario))
         #expect("\(partido["marcador"] ?? "")" == "1-0", "\(partido)")
+        // The page's timeline keeps what VAR took away, at its minute, beside what stands.
+        #expect(
+            try await ficha(escenario).cronologia == [
+                "23 anulado Gol anulado: Lionel Messi (Argentina)",
+                "36 gol Ángel Di María (Argentina) 1-0",
+            ])
     }
 
     /// The match resource's bookings (contract.md: «Tarjeta roja»): a second yellow and a
@@ -396,6 +416,13 @@ struct FinalEnDirectoE2ETests {
                 as? String
         }
         #expect(tipos == ["gol"])
+        // Stored with the match: its timeline shows both cards among the goals.
+        let rojas = try await ficha(escenario).cronologia.filter { $0.contains(" roja ") }
+        #expect(
+            rojas == [
+                "55 roja Tarjeta roja: Enzo Fernández (Argentina, doble amarilla)",
+                "70 roja Tarjeta roja: Adrien Rabiot (France)",
+            ])
     }
 
     /// Lineups out an hour before kick-off (contract.md: «Alineaciones»): read from the match
@@ -470,5 +497,10 @@ struct FinalEnDirectoE2ETests {
         }
         // Nothing for the channels of goals: no webhook POST.
         #expect(webhook.peticiones.isEmpty)
+        // The card (and the page) list both lineups, home side first.
+        let alineaciones = try await ficha(escenario).alineaciones
+        #expect(alineaciones.count == 2, "\(alineaciones)")
+        #expect(alineaciones.first?.hasPrefix("Argentina (4-4-2): Emiliano Martínez,") == true)
+        #expect(alineaciones.last?.hasPrefix("France (4-2-3-1): Hugo Lloris,") == true)
     }
 }
