@@ -1,14 +1,16 @@
 -- Red cards in a match's script (contract.md: «Tarjeta roja»): a scripted match plays them
 -- minute by minute like its goals, and a live match keeps the ones its feed gave, for the
--- page's timeline. A card is a row of `evento` with `tipo = 'roja'`: the player sent off and
--- his side, `doble_amarilla` for a second yellow. Goal queries read `tipo = 'gol'` only.
+-- page's timeline, with its substitutions and its goals' assists. A card is a row of `evento`
+-- with `tipo = 'roja'`: the player sent off and his side, `doble_amarilla` for a second yellow;
+-- a substitution `tipo = 'cambio'`: the player coming on, `sale` the one going off; a goal's
+-- `asistencia` who made the pass. Goal queries read `tipo = 'gol'` only.
 -- SQLite cannot change a CHECK, so the table is rebuilt (create, copy, drop, rename) with
 -- foreign keys off as migrations run, and its index made again.
 CREATE TABLE evento_nuevo (
     id INTEGER PRIMARY KEY,
     partido_id INTEGER NOT NULL REFERENCES partido (id) ON DELETE CASCADE,
     orden INTEGER NOT NULL,
-    tipo TEXT NOT NULL DEFAULT 'gol' CHECK (tipo IN ('gol', 'roja')),
+    tipo TEXT NOT NULL DEFAULT 'gol' CHECK (tipo IN ('gol', 'roja', 'cambio')),
     minuto INTEGER NOT NULL CHECK (minuto BETWEEN 1 AND 120),
     anadido INTEGER NOT NULL DEFAULT 0 CHECK (anadido >= 0),
     jugador_id INTEGER NOT NULL REFERENCES jugador (id),
@@ -18,6 +20,8 @@ CREATE TABLE evento_nuevo (
     en_propia_puerta INTEGER NOT NULL DEFAULT 0 CHECK (en_propia_puerta IN (0, 1)),
     adjunto TEXT,
     doble_amarilla INTEGER NOT NULL DEFAULT 0 CHECK (doble_amarilla IN (0, 1)),
+    asistencia TEXT,
+    sale TEXT,
     UNIQUE (partido_id, orden)
 );
 INSERT INTO evento_nuevo (id, partido_id, orden, tipo, minuto, anadido, jugador_id, lado,

@@ -194,7 +194,7 @@ CREATE TABLE IF NOT EXISTS "evento" (
     id INTEGER PRIMARY KEY,
     partido_id INTEGER NOT NULL REFERENCES partido (id) ON DELETE CASCADE,
     orden INTEGER NOT NULL,
-    tipo TEXT NOT NULL DEFAULT 'gol' CHECK (tipo IN ('gol', 'roja')),
+    tipo TEXT NOT NULL DEFAULT 'gol' CHECK (tipo IN ('gol', 'roja', 'cambio')),
     minuto INTEGER NOT NULL CHECK (minuto BETWEEN 1 AND 120),
     anadido INTEGER NOT NULL DEFAULT 0 CHECK (anadido >= 0),
     jugador_id INTEGER NOT NULL REFERENCES jugador (id),
@@ -204,6 +204,8 @@ CREATE TABLE IF NOT EXISTS "evento" (
     en_propia_puerta INTEGER NOT NULL DEFAULT 0 CHECK (en_propia_puerta IN (0, 1)),
     adjunto TEXT,
     doble_amarilla INTEGER NOT NULL DEFAULT 0 CHECK (doble_amarilla IN (0, 1)),
+    asistencia TEXT,
+    sale TEXT,
     UNIQUE (partido_id, orden)
 );
 DELETE FROM sqlite_sequence;

@@ -353,6 +353,7 @@ public final class Sondeador: Servicio {
             }
             resultado[i].goles = partido.goles ?? anterior.goles
             resultado[i].rojas = partido.rojas ?? anterior.rojas
+            resultado[i].cambios = partido.cambios ?? anterior.cambios
             if partido.alineaciones.isEmpty { resultado[i].alineaciones = anterior.alineaciones }
         }
         if !nuevos.isEmpty { detalles.withLock { $0.merge(nuevos) { _, nuevo in nuevo } } }
@@ -416,9 +417,12 @@ public final class Sondeador: Servicio {
                 continue
             }
             let anterior = guardada.flatMap { FotoDePartido.leer($0.foto) }
-            let (foto, avisos) = Comparador.comparar(
+            let (comparada, avisos) = Comparador.comparar(
                 anterior: anterior, con: partido, partidoId: guardada?.partido ?? 0,
                 silencioso: primeraVez, minutoEstimado: Self.minutoEstimado(partido, ahora: ahora))
+            var foto = comparada
+            foto.sustituciones = partido.cambios.map(\.count)
+            foto.asistencias = partido.goles.map { $0.filter { $0.asistencia != nil }.count }
             let json = foto.json
             nuevas[clave] = (huella, json)
             guard json != guardada?.foto || !avisos.isEmpty else { continue }
@@ -431,6 +435,7 @@ public final class Sondeador: Servicio {
                 tieneProrroga: partido.trasLaProrroga != nil, goles: partido.goles,
                 conAvisos: false)
             entrada.rojas = partido.rojas ?? []
+            entrada.cambios = partido.cambios ?? []
             cambiados.append(
                 PartidoSondeado(
                     claveExterna: partido.claveExterna, entrada: entrada, directo: partido.estado,
@@ -464,6 +469,10 @@ public final class Sondeador: Servicio {
         for tarjeta in partido.rojas ?? [] {
             texto += "|\(tarjeta.identificador)\u{1F}\(tarjeta.lado.rawValue)"
         }
+        for cambio in partido.cambios ?? [] {
+            texto += "|\(cambio.minuto)\u{1F}\(cambio.entra)\u{1F}\(cambio.sale)"
+        }
+        for gol in partido.goles ?? [] { texto += "|\(gol.asistencia ?? "")" }
         texto += "|\(partido.actualizado ?? "")"
         for lado in [Lado.local, .visitante] {
             texto += "|\(partido.alineaciones[lado]?.titulares.count ?? 0)"

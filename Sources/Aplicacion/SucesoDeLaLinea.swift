@@ -5,7 +5,7 @@ import Torneo
 /// playing order.
 public struct SucesoDeLaLinea: Sendable, Hashable, Encodable {
     public enum Clase: String, Sendable, Encodable {
-        case gol, roja, anulado, corregido
+        case gol, roja, cambio, anulado, corregido
     }
 
     /// `45+1`.
@@ -37,11 +37,12 @@ public struct SucesoDeLaLinea: Sendable, Hashable, Encodable {
             case .gol(let gol):
                 marcador = marcador.sumando(gol.lado)
                 let marcas = (gol.penalti ? " (p)" : "") + (gol.enPropiaPuerta ? " (pp)" : "")
+                let pase = gol.asistencia.map { ", asistencia de \($0)" } ?? ""
                 sucesos.append(
                     SucesoDeLaLinea(
                         minuto: gol.minuto.description, clase: .gol,
                         texto:
-                            "\(gol.jugador.nombre)\(marcas) (\(gol.jugador.equipo.nombre)) \(marcador)",
+                            "\(gol.jugador.nombre)\(marcas) (\(gol.jugador.equipo.nombre)) \(marcador)\(pase)",
                         lado: gol.lado.rawValue, orden: gol.minuto))
             case .roja(let tarjeta):
                 let marcas = [tarjeta.equipo] + (tarjeta.dobleAmarilla ? ["doble amarilla"] : [])
@@ -51,6 +52,13 @@ public struct SucesoDeLaLinea: Sendable, Hashable, Encodable {
                         texto:
                             "\(AvisoDeGol.tituloDeRoja): \(tarjeta.jugador) (\(marcas.joined(separator: ", ")))",
                         lado: tarjeta.lado.rawValue, orden: tarjeta.minuto))
+            case .cambio(let cambio):
+                sucesos.append(
+                    SucesoDeLaLinea(
+                        minuto: cambio.minuto.description, clase: .cambio,
+                        texto:
+                            "Cambio (\(cambio.equipo)): entra \(cambio.entra), sale \(cambio.sale)",
+                        lado: cambio.lado.rawValue, orden: cambio.minuto))
             }
         }
         for aviso in revisiones {

@@ -34,6 +34,10 @@ public struct FotoDePartido: Sendable, Hashable, Codable {
     public var rojas: [String]?
     /// The sides whose lineup was notified (`local`, `visitante`).
     public var alineaciones: [String]?
+    /// How many substitutions and assists the stored match has: they notify nothing, so
+    /// without them here a poll that only brought one would leave the stored timeline behind.
+    public var sustituciones: Int?
+    public var asistencias: Int?
 
     public static let vacia = FotoDePartido(
         estado: .programado, minuto: nil, penaltis: nil, marcador: .cero, goles: [], momentos: [])

@@ -132,7 +132,32 @@ public enum LectorDeFootballData {
                     idLocal: entero(valor["homeTeam"]?["id"]))
             }.sorted { $0.minuto < $1.minuto }
         }
+        if case .lista(let sustituciones)? = valor["substitutions"] {
+            partido.cambios = sustituciones.compactMap {
+                cambio(
+                    $0, local: local, visitante: visitante,
+                    idLocal: entero(valor["homeTeam"]?["id"]))
+            }.sorted { $0.minuto < $1.minuto }
+        }
         return partido
+    }
+
+    /// A substitution (`playerIn`, `playerOut`); `nil` without a minute or either player.
+    private static func cambio(
+        _ valor: ValorJSON, local: String, visitante: String, idLocal: Int?
+    ) -> Sustitucion? {
+        func nombre(_ clave: String) -> String? {
+            texto(valor[clave]?["name"]).map(LectorOpenFootball.nombreSeguro).flatMap {
+                $0.isEmpty ? nil : $0
+            }
+        }
+        guard let minuto = minutoDeJuego(valor), let entra = nombre("playerIn"),
+            let sale = nombre("playerOut")
+        else { return nil }
+        let lado = self.lado(valor["team"], local: local, idLocal: idLocal)
+        return Sustitucion(
+            minuto: minuto, entra: entra, sale: sale, equipo: lado == .local ? local : visitante,
+            lado: lado)
     }
 
     /// A booking that sends a player off (`RED`, or `YELLOW_RED`: a second yellow); `nil` for
@@ -205,7 +230,9 @@ public enum LectorDeFootballData {
         return Gol(
             minuto: minuto,
             jugador: Jugador(nombre, de: Equipo(suyo)), lado: lado, penalti: tipo == "PENALTY",
-            enPropiaPuerta: propia)
+            enPropiaPuerta: propia,
+            asistencia: texto(valor["assist"]?["name"]).map(LectorOpenFootball.nombreSeguro)
+                .flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// A team's name made safe; `nil` when the feed gives none that is usable.

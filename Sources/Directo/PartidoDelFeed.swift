@@ -29,6 +29,8 @@ public struct PartidoDelFeed: Sendable, Hashable {
     /// The sendings-off, in playing order, when the feed lists bookings (football-data's
     /// match resource does).
     public var rojas: [TarjetaRoja]?
+    /// The substitutions, in playing order, when the feed lists them (the match resource).
+    public var cambios: [Sustitucion]?
     /// Each side's starters and formation once the feed publishes them (the match resource).
     public var alineaciones: [Lado: Alineacion] = [:]
     /// When the provider last changed the match (`lastUpdated`): a list entry that changed,

@@ -175,6 +175,8 @@ public final class PartidoEnVivo {
                 case .roja(let tarjeta):
                     rojasDelMinuto.append(
                         .roja(tarjeta, partidoId: partido.id, marcador: goles + golesAMano))
+                case .cambio:
+                    break
                 }
                 siguiente += 1
             }

@@ -33,6 +33,8 @@ public struct EntradaDeImportacion: Sendable {
     /// The players sent off, stored beside the goals (a live feed's match resource gives
     /// them; files do not).
     public var rojas: [TarjetaRoja] = []
+    /// The substitutions, likewise.
+    public var cambios: [Sustitucion] = []
     public var conAvisos: Bool
 
     /// The kick-off as the store orders by it (`Saque.segundos`), when the date is known.

@@ -11,6 +11,8 @@ public struct Gol: Sendable, Hashable, Codable {
     public var enPropiaPuerta: Bool
     /// An image or video to attach to the goal's notice (`http(s)://` or `file://`).
     public var adjunto: String?
+    /// Who made the pass, when a live feed says (`goals[].assist`).
+    public var asistencia: String?
 
     public init(
         minuto: MinutoDeJuego,
@@ -18,7 +20,8 @@ public struct Gol: Sendable, Hashable, Codable {
         lado: Lado,
         penalti: Bool = false,
         enPropiaPuerta: Bool = false,
-        adjunto: String? = nil
+        adjunto: String? = nil,
+        asistencia: String? = nil
     ) {
         self.minuto = minuto
         self.jugador = jugador
@@ -26,5 +29,6 @@ public struct Gol: Sendable, Hashable, Codable {
         self.penalti = penalti
         self.enPropiaPuerta = enPropiaPuerta
         self.adjunto = adjunto
+        self.asistencia = asistencia
     }
 }

@@ -14,7 +14,7 @@ public struct Marcador: Sendable, Hashable, Codable, CustomStringConvertible {
     public func despuesDe(_ evento: EventoDePartido, en partido: Partido) -> Marcador {
         switch evento {
         case .gol(let gol): sumando(gol.lado)
-        case .roja: self
+        case .roja, .cambio: self
         }
     }
 

@@ -215,7 +215,7 @@ enum Vistas {
 
     /// Where and when: `World Cup 2018 · Group A · Matchday 1 · 2018-06-14 15:00`.
     static func contexto(_ ficha: FichaCompleta) -> String {
-        var partes = [ficha.ficha.partido.competicion, ficha.ficha.grupo, ficha.ficha.ronda]
+        let partes = [ficha.ficha.partido.competicion, ficha.ficha.grupo, ficha.ficha.ronda]
             .compactMap { $0 }
         var html = partes.map(e)
         if let saque = Saque(fecha: ficha.ficha.fecha, hora: ficha.ficha.hora) {

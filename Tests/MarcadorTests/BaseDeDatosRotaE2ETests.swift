@@ -23,9 +23,13 @@ struct BaseDeDatosRotaE2ETests {
         var azar = Azar(para: "base de datos de ruido")
         let ruido = Data(azar.bytes(16384))
         _ = FileManager.default.createFile(atPath: escenario.db, contents: ruido)
-        for comando in [["partidos"], ["registro"], ["partidos", "--json"]] {
+        let canal = ["avisos", "canales", "añadir", "registro", "--nombre", "r"]
+        for comando in [
+            ["partidos"], ["registro"], ["partidos", "--json"], canal + ["--retraso", "5"],
+            canal + ["--avisar", "recordatorio", "--antes", "15m"],
+        ] {
             let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + comando)
-            #expect(resultado.codigo == 74)
+            #expect(resultado.codigo == 74, "\(comando)")
             #expect(resultado.error.contains("no es una base de datos de marcador"))
             #expect(resultado.sinTrazaDeFallo)
         }
@@ -96,7 +100,11 @@ struct BaseDeDatosRotaE2ETests {
             #expect(resultado.salida == antesDeMontar[comando], "\(comando)")
         }
         // A write is refused with the reason.
-        for comando in [["avisos", "activar"], ["jugar", "1", "--ms-por-minuto", "0"]] {
+        let canal = ["avisos", "canales", "añadir", "registro", "--nombre", "r"]
+        for comando in [
+            ["avisos", "activar"], ["jugar", "1", "--ms-por-minuto", "0"],
+            canal + ["--retraso", "5"], canal + ["--avisar", "recordatorio", "--antes", "15m"],
+        ] {
             let resultado = try await escenario.marcadorSinDB(["--db", ruta] + comando)
             #expect(resultado.codigo == 74, "\(comando)")
             #expect(resultado.error.contains("solo lectura"), "\(comando)")

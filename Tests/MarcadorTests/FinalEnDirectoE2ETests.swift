@@ -19,7 +19,8 @@ struct FinalEnDirectoE2ETests {
         _ estado: String, minuto: Int? = nil, anadido: Int? = nil, duracion: String = "REGULAR",
         goles: [GolDelFeed] = [], penaltis: (Int, Int)? = nil,
         tarjetas: [(minuto: Int, nombre: String, local: Bool, tarjeta: String)]? = nil,
-        comoDetalle: Bool = false, saque: String = "2022-12-18T15:00:00Z",
+        comoDetalle: Bool = false, cambios: [(minuto: Int, entra: String, sale: String)] = [],
+        asistencias: [String: String] = [:], saque: String = "2022-12-18T15:00:00Z",
         actualizado: String? = nil, alineaciones: (local: [String], visitante: [String])? = nil
     ) -> Data {
         let local = goles.filter(\.local).count
@@ -49,9 +50,20 @@ struct FinalEnDirectoE2ETests {
                     "minute": gol.minuto, "injuryTime": NSNull(), "type": gol.tipo,
                     "team": ["id": gol.local ? 762 : 773],
                     "scorer": ["id": gol.nombre.count, "name": gol.nombre],
+                    "assist": asistencias[gol.nombre].map { ["id": 1, "name": $0] } ?? NSNull(),
                 ] as [String: Any]
             },
         ]
+        if !cambios.isEmpty {
+            // Argentina's, as the match resource lists them.
+            partido["substitutions"] = cambios.map { cambio in
+                [
+                    "minute": cambio.minuto, "team": ["id": 762, "name": "Argentina"],
+                    "playerOut": ["id": 2, "name": cambio.sale],
+                    "playerIn": ["id": 3, "name": cambio.entra],
+                ] as [String: Any]
+            }
+        }
         if let tarjetas {
             partido["bookings"] = tarjetas.map { tarjeta in
                 [
@@ -382,7 +394,11 @@ struct FinalEnDirectoE2ETests {
                 momento.tarjetas.map {
                     Self.final(
                         momento.estado, minuto: momento.minuto, goles: momento.goles,
-                        tarjetas: $0, comoDetalle: true)
+                        tarjetas: $0, comoDetalle: true,
+                        cambios: (momento.minuto ?? 0) > 60
+                            ? [(minuto: 64, entra: "Lautaro Martínez", sale: "Julián Álvarez")]
+                            : [],
+                        asistencias: ["Lionel Messi": "Rodrigo De Paul"])
                 }
             })
         let e2e = DirectoE2ETests()
@@ -416,11 +432,13 @@ struct FinalEnDirectoE2ETests {
                 as? String
         }
         #expect(tipos == ["gol"])
-        // Stored with the match: its timeline shows both cards among the goals.
-        let rojas = try await ficha(escenario).cronologia.filter { $0.contains(" roja ") }
+        // Stored with the match: its timeline shows the goal with its assist, both cards and
+        // the substitution (which alerts nobody), by minute.
         #expect(
-            rojas == [
+            try await ficha(escenario).cronologia == [
+                "23 gol Lionel Messi (p) (Argentina) 1-0, asistencia de Rodrigo De Paul",
                 "55 roja Tarjeta roja: Enzo Fernández (Argentina, doble amarilla)",
+                "64 cambio Cambio (Argentina): entra Lautaro Martínez, sale Julián Álvarez",
                 "70 roja Tarjeta roja: Adrien Rabiot (France)",
             ])
     }

@@ -276,7 +276,7 @@ struct NucleoE2ETests {
                     (SELECT count(*) FROM ejecucion WHERE partido_id = 3 AND estado = 'terminado')
                 """
             ) { [$0.int(0), $0.int(1), $0.int(2), $0.int(3), $0.int(4)] }
-            #expect(recuento == [[3, 13, 2, 1, 1]], "intento \(intento)")
+            #expect(recuento == [[3, 14, 2, 1, 1]], "intento \(intento)")
         }
     }
 

@@ -122,4 +122,44 @@ struct RecordatoriosE2ETests {
         let avisos = try await escenario.marcador("avisos", "--json").salida
         #expect(avisos.components(separatedBy: "\"recordatorio\"").count >= 2)
     }
+
+    /// Two dispatchers started at the same instant on one store both look for reminders as
+    /// they start: one «Empieza pronto» notice, delivered once (the unique index decides).
+    @Test(arguments: ["SQLite", "PostgreSQL"])
+    func dosVigilantesALaVezDanUnSoloRecordatorio(almacen: String) async throws {
+        if almacen == "PostgreSQL" {
+            try #require(
+                ServidorPostgres.falta == nil, "PostgreSQL: \(ServidorPostgres.falta ?? "")")
+        }
+        let escenario =
+            almacen == "SQLite"
+            ? Escenario() : Escenario(db: try await ServidorPostgres.compartido().baseNueva())
+        let (fecha, hora) = Escenario.enUTC(Date().addingTimeInterval(600))
+        try await escenario.importarAmistosos([(fecha, hora, "Argentina", "France")])
+        _ = try await escenario.marcador("avisos", "activar")
+        let alta = try await escenario.marcador(
+            "avisos", "canales", "añadir", "registro", "--nombre", "pronto", "--avisar",
+            "recordatorio", "--antes", "15m")
+        #expect(alta.codigo == 0, "\(alta.error)")
+        let vigilantes = try [
+            escenario.lanzar("avisos", "vigilar", entorno: ["TZ": "UTC"]),
+            escenario.lanzar("avisos", "vigilar", entorno: ["TZ": "UTC"]),
+        ]
+        defer { for vigilante in vigilantes { vigilante.senal(SIGKILL) } }
+        let linea = "notificación «Empieza pronto» enviada: Argentina - France, \(hora)"
+        let llegado = await esperarQue(limite: .seconds(30)) {
+            (try? await escenario.marcador("registro").salida.contains(linea)) == true
+        }
+        #expect(llegado, "\(vigilantes.map(\.errorHastaAhora))")
+        for vigilante in vigilantes {
+            #expect(await vigilante.esperarTexto("Vigilando", enSalida: true))
+            vigilante.senal(SIGTERM)
+            _ = await vigilante.esperar()
+        }
+        let registro = try await escenario.marcador("registro").salida
+        #expect(registro.components(separatedBy: "«Empieza pronto»").count == 2, "\(registro)")
+        let avisos = try await escenario.marcador("avisos", "--json").salida
+        #expect(
+            avisos.components(separatedBy: "\"tipo\" : \"recordatorio\"").count == 2, "\(avisos)")
+    }
 }

@@ -1,11 +1,15 @@
 -- Red cards in a match's script (contract.md: «Tarjeta roja»): a scripted match plays them
 -- minute by minute like its goals, and a live match keeps the ones its feed gave, for the
--- page's timeline. A card is a row of `evento` with `tipo = 'roja'`: the player sent off and
--- his side, `doble_amarilla` for a second yellow. Goal queries read `tipo = 'gol'` only.
+-- page's timeline, with its substitutions and its goals' assists. A card is a row of `evento`
+-- with `tipo = 'roja'`: the player sent off and his side, `doble_amarilla` for a second yellow;
+-- a substitution `tipo = 'cambio'`: the player coming on, `sale` the one going off; a goal's
+-- `asistencia` who made the pass. Goal queries read `tipo = 'gol'` only.
 ALTER TABLE evento DROP CONSTRAINT evento_tipo_check;
-ALTER TABLE evento ADD CONSTRAINT evento_tipo_check CHECK (tipo IN ('gol', 'roja'));
+ALTER TABLE evento ADD CONSTRAINT evento_tipo_check CHECK (tipo IN ('gol', 'roja', 'cambio'));
 ALTER TABLE evento ADD COLUMN doble_amarilla bigint NOT NULL DEFAULT 0
     CHECK (doble_amarilla IN (0, 1));
+ALTER TABLE evento ADD COLUMN asistencia text;
+ALTER TABLE evento ADD COLUMN sale text;
 -- The seeds' partido 2 gets its red card where it is still the seed match (a database seeded
 -- before this migration); a fresh database gets it from the seeds, which load after.
 INSERT INTO jugador (nombre, equipo_id)

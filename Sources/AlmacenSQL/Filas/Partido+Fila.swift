@@ -32,6 +32,26 @@ extension Gol {
     }
 }
 
+extension EventoDePartido {
+    /// An event as `Gol.columnas` plus `e.tipo, e.doble_amarilla, e.asistencia, e.sale` read it.
+    init(fila: some FilaSQL) throws {
+        switch fila.string("tipo") {
+        case "roja": self = .roja(try TarjetaRoja(fila: fila))
+        case "cambio":
+            self = .cambio(
+                Sustitucion(
+                    minuto: MinutoDeJuego(fila.int("minuto"), anadido: fila.int("anadido")),
+                    entra: fila.nombre("jugador"), sale: fila.optionalString("sale") ?? "",
+                    equipo: fila.nombre("equipo"),
+                    lado: try fila.almacenado("lado", tabla: "evento")))
+        default:
+            var gol = try Gol(fila: fila)
+            gol.asistencia = fila.optionalString("asistencia")
+            self = .gol(gol)
+        }
+    }
+}
+
 extension TarjetaRoja {
     /// A card as `Gol.columnas` plus `e.doble_amarilla` read it (a card's row has the goal's
     /// columns: the player sent off, his team and side).

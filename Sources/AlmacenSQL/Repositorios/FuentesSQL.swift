@@ -161,7 +161,7 @@ public struct FuentesSQL<Cola: ColaSQL>: Fuentes {
             if let goles = entrada.goles {
                 try db.execute("DELETE FROM evento WHERE partido_id = ?", partido)
                 try ImportacionSQL<Cola>.insertarGuion(
-                    goles, rojas: entrada.rojas, partido: partido, db)
+                    goles, rojas: entrada.rojas, cambios: entrada.cambios, partido: partido, db)
             }
         } else {
             partido = try ImportacionSQL<Cola>.insertar(entrada, db)

@@ -58,24 +58,27 @@ public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
             entrada.finalDelPartido?.visitante, entrada.trasLaProrroga?.local,
             entrada.trasLaProrroga?.visitante, entrada.penaltis?.local, entrada.penaltis?.visitante,
             entrada.goles != nil, entrada.clave, entrada.inicio)
-        try insertarGuion(entrada.goles ?? [], rojas: entrada.rojas, partido: partido!, db)
+        try insertarGuion(
+            entrada.goles ?? [], rojas: entrada.rojas, cambios: entrada.cambios, partido: partido!,
+            db)
         return partido!
     }
 
-    /// The script of match `partido`: its goals in their order, then its red cards (the
-    /// engine and the page put them in playing order by minute).
+    /// The script of match `partido`: its goals in their order, then its red cards and its
+    /// substitutions (the engine and the page put them in playing order by minute).
     static func insertarGuion(
-        _ goles: [Gol], rojas: [TarjetaRoja], partido: Int, _ db: some BaseSQL
+        _ goles: [Gol], rojas: [TarjetaRoja], cambios: [Sustitucion] = [], partido: Int,
+        _ db: some BaseSQL
     ) throws {
         for (orden, gol) in goles.enumerated() {
             let jugador = try self.jugador(gol.jugador.nombre, de: gol.jugador.equipo.nombre, db)
             try db.execute(
                 """
                 INSERT INTO evento (partido_id, orden, minuto, anadido, jugador_id, lado, penalti,
-                    en_propia_puerta, adjunto)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    en_propia_puerta, adjunto, asistencia)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, partido, orden + 1, gol.minuto.minuto, gol.minuto.anadido, jugador,
-                gol.lado.rawValue, gol.penalti, gol.enPropiaPuerta, gol.adjunto)
+                gol.lado.rawValue, gol.penalti, gol.enPropiaPuerta, gol.adjunto, gol.asistencia)
         }
         for (orden, tarjeta) in rojas.enumerated() where (1...120).contains(tarjeta.minuto.minuto) {
             let jugador = try self.jugador(tarjeta.jugador, de: tarjeta.equipo, db)
@@ -86,6 +89,15 @@ public struct ImportacionSQL<Cola: ColaSQL>: Importacion {
                 VALUES (?, ?, 'roja', ?, ?, ?, ?, ?)
                 """, partido, goles.count + orden + 1, tarjeta.minuto.minuto,
                 tarjeta.minuto.anadido, jugador, tarjeta.lado.rawValue, tarjeta.dobleAmarilla)
+        }
+        for (orden, cambio) in cambios.enumerated() where (1...120).contains(cambio.minuto.minuto) {
+            let jugador = try self.jugador(cambio.entra, de: cambio.equipo, db)
+            try db.execute(
+                """
+                INSERT INTO evento (partido_id, orden, tipo, minuto, anadido, jugador_id, lado, sale)
+                VALUES (?, ?, 'cambio', ?, ?, ?, ?, ?)
+                """, partido, goles.count + rojas.count + orden + 1, cambio.minuto.minuto,
+                cambio.minuto.anadido, jugador, cambio.lado.rawValue, cambio.sale)
         }
     }
 

@@ -69,7 +69,7 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
         }
         let filas = try db.rows(
             """
-            SELECT \(Gol.columnas), e.tipo, e.doble_amarilla
+            SELECT \(Gol.columnas), e.tipo, e.doble_amarilla, e.asistencia, e.sale
             FROM evento e
             JOIN jugador j ON j.id = e.jugador_id
             JOIN equipo eq ON eq.id = j.equipo_id
@@ -79,9 +79,7 @@ public struct PartidosSQL<Cola: ColaSQL>: PartidosRepositorio {
         ) { fila in
             (
                 fila.int("partido_id"),
-                fila.string("tipo") == "roja"
-                    ? EventoDePartido.roja(try TarjetaRoja(fila: fila))
-                    : EventoDePartido.gol(try Gol(fila: fila))
+                try EventoDePartido(fila: fila)
             )
         }
         for (id, evento) in filas { porPartido[id, default: []].append(evento) }
