@@ -45,12 +45,11 @@ public struct SucesoDeLaLinea: Sendable, Hashable, Encodable {
                             "\(gol.jugador.nombre)\(marcas) (\(gol.jugador.equipo.nombre)) \(marcador)\(pase)",
                         lado: gol.lado.rawValue, orden: gol.minuto))
             case .roja(let tarjeta):
-                let marcas = [tarjeta.equipo] + (tarjeta.dobleAmarilla ? ["doble amarilla"] : [])
                 sucesos.append(
                     SucesoDeLaLinea(
                         minuto: tarjeta.minuto.description, clase: .roja,
                         texto:
-                            "\(AvisoDeGol.tituloDeRoja): \(tarjeta.jugador) (\(marcas.joined(separator: ", ")))",
+                            "\(AvisoDeGol.tituloDeRoja): \(tarjeta.jugador) (\(tarjeta.marcas))",
                         lado: tarjeta.lado.rawValue, orden: tarjeta.minuto))
             case .cambio(let cambio):
                 sucesos.append(

@@ -193,11 +193,9 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public static func roja(_ tarjeta: TarjetaRoja, partidoId: Int, marcador: Marcador)
         -> AvisoDeGol
     {
-        let marcas = [tarjeta.equipo] + (tarjeta.dobleAmarilla ? ["doble amarilla"] : [])
         var aviso = AvisoDeGol(
             identificador: tarjeta.identificador, titulo: tituloDeRoja,
-            cuerpo:
-                "\(tarjeta.jugador) (\(marcas.joined(separator: ", "))), minuto \(tarjeta.minuto)",
+            cuerpo: "\(tarjeta.jugador) (\(tarjeta.marcas)), minuto \(tarjeta.minuto)",
             partidoId: partidoId, minuto: tarjeta.minuto, jugador: tarjeta.jugador,
             equipo: tarjeta.equipo, marcador: marcador)
         aviso.tipo = .roja

@@ -23,4 +23,10 @@ public struct TarjetaRoja: Sendable, Hashable, Codable {
     /// name are its identity (a feed that moves the minute sends a second alert, as a goal's
     /// would before corrections; cards are rarely corrected).
     public var identificador: String { "roja-\(minuto)-\(jugador)" }
+
+    /// What follows the name in brackets, wherever a card is said: `Real Madrid CF`, or
+    /// `Real Madrid CF, doble amarilla`.
+    public var marcas: String {
+        ([equipo] + (dobleAmarilla ? ["doble amarilla"] : [])).joined(separator: ", ")
+    }
 }
