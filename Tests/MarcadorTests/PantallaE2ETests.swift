@@ -50,6 +50,17 @@ struct PantallaE2ETests {
         #expect(!prorroga.contains("value=\"120\""))
         #expect(try servidor.post("/api/partidos/3/ajustes", ["duracion": 60]).estado == 200)
         #expect(try servidor.post("/api/partidos/3/ajustes", ["duracion": 90]).estado == 200)
+        // A shoot-out's tally under the score (Spain–Russia, 2018: 1-1, 3-4 on penalties);
+        // none where there was no shoot-out.
+        let tanda = try servidor.get("/partidos/54").texto
+        #expect(tanda.contains("<h1 class=\"titulo\">Spain – Russia</h1>"))
+        #expect(
+            tanda.contains(
+                "<p class=\"penaltis\" id=\"penaltis\">Penaltis: <span id=\"tanda\">3-4</span></p>")
+        )
+        #expect(
+            try servidor.get("/partidos/4").texto.contains(
+                "<p class=\"penaltis\" id=\"penaltis\" hidden>"))
         // A competition: its tables and its scorers.
         let competicion = try servidor.get("/competiciones/World%20Cup%202018").texto
         #expect(competicion.contains("<h2>Group A</h2>"))
