@@ -46,6 +46,10 @@ let package = Package(
         // glibc's allocator tuning (malloc.h), which the Glibc module does not bring.
         .systemLibrary(name: "CMalloc"),
         .target(name: "Sistema", dependencies: ["Torneo", "CSenales", "CMalloc"]),
+        // Real push (issue 44): the cryptography of Web Push (P-256 ECDH, HKDF, AES-128-GCM)
+        // on OpenSSL's libcrypto (Debian's libssl-dev), and what is built on it.
+        .target(name: "CCifrado", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "Empuje", dependencies: ["CCifrado"]),
         // The store interfaces every front end, use case and store speaks (DESIGN §13).
         .target(name: "Persistencia", dependencies: ["Torneo", "Sistema"]),
         // The repositories, written once in the SQL both stores speak, over a small connection
@@ -126,6 +130,7 @@ let package = Package(
             dependencies: ["incrustador"]
         ),
         .testTarget(name: "TorneoTests", dependencies: ["Torneo"]),
+        .testTarget(name: "EmpujeTests", dependencies: ["Empuje"]),
         .testTarget(name: "DirectoTests", dependencies: ["Directo", "Importador", "Torneo"]),
         .testTarget(
             name: "AlmacenTests",

@@ -351,7 +351,20 @@ public final class Sondeador: Servicio {
             guard let anterior = guardados[prefijo + partido.claveExterna]?.partido else {
                 continue
             }
-            resultado[i].goles = partido.goles ?? anterior.goles
+            // The list's goals are the fresher word, but only the resource names who made
+            // the pass: each keeps the assist it was read with (else every poll between two
+            // reads would store the goals without them, and the next read with them again).
+            resultado[i].goles =
+                partido.goles.map { goles in
+                    goles.map { gol in
+                        var conPase = gol
+                        conPase.asistencia =
+                            anterior.goles?.first {
+                                $0.minuto == gol.minuto && $0.jugador.nombre == gol.jugador.nombre
+                            }?.asistencia
+                        return conPase
+                    }
+                } ?? anterior.goles
             resultado[i].rojas = partido.rojas ?? anterior.rojas
             resultado[i].cambios = partido.cambios ?? anterior.cambios
             if partido.alineaciones.isEmpty { resultado[i].alineaciones = anterior.alineaciones }

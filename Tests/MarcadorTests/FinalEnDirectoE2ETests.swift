@@ -434,13 +434,14 @@ struct FinalEnDirectoE2ETests {
         #expect(tipos == ["gol"])
         // Stored with the match: its timeline shows the goal with its assist, both cards and
         // the substitution (which alerts nobody), by minute.
+        let cronologia = try await ficha(escenario).cronologia
         #expect(
-            try await ficha(escenario).cronologia == [
+            cronologia == [
                 "23 gol Lionel Messi (p) (Argentina) 1-0, asistencia de Rodrigo De Paul",
                 "55 roja Tarjeta roja: Enzo Fernández (Argentina, doble amarilla)",
                 "64 cambio Cambio (Argentina): entra Lautaro Martínez, sale Julián Álvarez",
                 "70 roja Tarjeta roja: Adrien Rabiot (France)",
-            ])
+            ], "\(cronologia)")
     }
 
     /// Lineups out an hour before kick-off (contract.md: «Alineaciones»): read from the match
