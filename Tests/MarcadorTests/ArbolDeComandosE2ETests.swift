@@ -174,11 +174,16 @@ struct ArbolDeComandosE2ETests {
             zpty z 'zsh -f -i'
             zpty -w z 'fpath=(\(carpeta) $fpath); autoload -Uz compinit; compinit -u -d \(escenario.carpeta)/zcompdump; cd \(escenario.carpeta)'
             zpty -w z 'volcar() { print -r -- "$BUFFER" > \(volcado) }; zle -N volcar; bindkey "^X" volcar'
+            # Keys typed before the line editor runs meet the terminal's cooked mode (where ^U
+            # erases what came before): the first probe waits for the shell to have read all of
+            # the above, under a loaded machine compinit alone can take seconds.
+            zpty -w z 'print listo > \(volcado)'
+            for i in {1..600}; do [[ -s \(volcado) ]] && break; sleep 0.1; done
             probar() {
               rm -f \(volcado)
               zpty -w -n z "$1"$'\\t'
               zpty -w -n z $'\\x18'
-              for i in {1..100}; do [[ -s \(volcado) ]] && break; sleep 0.1; done
+              for i in {1..600}; do [[ -s \(volcado) ]] && break; sleep 0.1; done
               print -r -- "$(cat \(volcado) 2>/dev/null)"
               zpty -w -n z $'\\x15'
             }
@@ -189,7 +194,7 @@ struct ArbolDeComandosE2ETests {
         let resultado = await
             (try Proceso(
                 ["-f", "-c", guion], carpeta: escenario.carpeta, ejecutable: "/usr/bin/zsh"
-            )).esperar(limite: 60)
+            )).esperar(limite: 240)
         #expect(
             resultado.salida.split(separator: "\n").map(String.init) == [
                 "marcador completado ", "marcador importar datos/mundial.json ",
