@@ -1,10 +1,15 @@
 #include "cifrado.h"
 
+#include <openssl/bio.h>
 #include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/err.h>
 #include <openssl/obj_mac.h>
+#include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <string.h>
 
@@ -115,5 +120,104 @@ int cifrado_aes128gcm(const uint8_t clave[16], const uint8_t nonce[12], const ui
                (size_t)(escrito + final) == largo &&
                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, salida + largo) == 1;
     EVP_CIPHER_CTX_free(ctx);
+    return bien;
+}
+
+// ECDSA goes through EVP_PKEY (the non-deprecated way in OpenSSL 3): a key is built from the
+// raw scalar and point with OSSL_PARAM, the DER signature turned into JOSE's raw r || s.
+
+static EVP_PKEY *clave_p256(const uint8_t *privada, const uint8_t publica[65]) {
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    BIGNUM *escalar = privada ? BN_bin2bn(privada, 32, NULL) : NULL;
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    EVP_PKEY *clave = NULL;
+    int bien = bld != NULL && ctx != NULL && (privada == NULL || escalar != NULL) &&
+               OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1",
+                                               0) == 1 &&
+               OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, publica, 65) == 1 &&
+               (escalar == NULL ||
+                OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, escalar) == 1) &&
+               (params = OSSL_PARAM_BLD_to_param(bld)) != NULL &&
+               EVP_PKEY_fromdata_init(ctx) == 1;
+    if (bien && EVP_PKEY_fromdata(ctx, &clave, privada ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY,
+                                  params) != 1) {
+        clave = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    BN_clear_free(escalar);
+    OSSL_PARAM_BLD_free(bld);
+    return clave;
+}
+
+int cifrado_firmar_es256(const uint8_t privada[32], const uint8_t *datos, size_t largo,
+                         uint8_t firma[64]) {
+    uint8_t publica[65];
+    if (!cifrado_publica_p256(privada, publica)) return 0;
+    EVP_PKEY *clave = clave_p256(privada, publica);
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    uint8_t der[80];
+    size_t largo_der = sizeof der;
+    ECDSA_SIG *sig = NULL;
+    const unsigned char *cursor = der;
+    const BIGNUM *r = NULL, *s = NULL;
+    int bien = clave != NULL && md != NULL &&
+               EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL, clave) == 1 &&
+               EVP_DigestSign(md, der, &largo_der, datos, largo) == 1 &&
+               (sig = d2i_ECDSA_SIG(NULL, &cursor, (long)largo_der)) != NULL;
+    if (bien) {
+        ECDSA_SIG_get0(sig, &r, &s);
+        bien = BN_bn2binpad(r, firma, 32) == 32 && BN_bn2binpad(s, firma + 32, 32) == 32;
+    }
+    ECDSA_SIG_free(sig);
+    EVP_MD_CTX_free(md);
+    EVP_PKEY_free(clave);
+    return bien;
+}
+
+int cifrado_verificar_es256(const uint8_t publica[65], const uint8_t *datos, size_t largo,
+                            const uint8_t firma[64]) {
+    EVP_PKEY *clave = clave_p256(NULL, publica);
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    ECDSA_SIG *sig = ECDSA_SIG_new();
+    BIGNUM *r = BN_bin2bn(firma, 32, NULL), *s = BN_bin2bn(firma + 32, 32, NULL);
+    unsigned char *der = NULL;
+    int largo_der = 0;
+    int bien = clave != NULL && md != NULL && sig != NULL && r != NULL && s != NULL &&
+               ECDSA_SIG_set0(sig, r, s) == 1;
+    if (bien) {
+        r = s = NULL;  // now owned by sig
+        bien = (largo_der = i2d_ECDSA_SIG(sig, &der)) > 0 &&
+               EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, clave) == 1 &&
+               EVP_DigestVerify(md, der, (size_t)largo_der, datos, largo) == 1;
+    }
+    OPENSSL_free(der);
+    BN_free(r);
+    BN_free(s);
+    ECDSA_SIG_free(sig);
+    EVP_MD_CTX_free(md);
+    EVP_PKEY_free(clave);
+    return bien;
+}
+
+int cifrado_leer_p8(const char *pem, size_t largo, uint8_t privada[32]) {
+    if (largo > 0x7fffffff) return 0;
+    BIO *bio = BIO_new_mem_buf(pem, (int)largo);
+    EVP_PKEY *clave = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+    BIGNUM *escalar = NULL;
+    char grupo[32] = {0};
+    size_t largo_grupo = 0;
+    int bien = clave != NULL && EVP_PKEY_is_a(clave, "EC") &&
+               EVP_PKEY_get_utf8_string_param(clave, OSSL_PKEY_PARAM_GROUP_NAME, grupo,
+                                              sizeof grupo, &largo_grupo) == 1 &&
+               strcmp(grupo, "prime256v1") == 0 &&
+               EVP_PKEY_get_bn_param(clave, OSSL_PKEY_PARAM_PRIV_KEY, &escalar) == 1 &&
+               BN_bn2binpad(escalar, privada, 32) == 32;
+    BN_clear_free(escalar);
+    EVP_PKEY_free(clave);
+    BIO_free(bio);
+    // A refused file leaves OpenSSL's error queue full; nothing else reads it.
+    ERR_clear_error();
     return bien;
 }

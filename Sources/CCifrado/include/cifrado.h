@@ -30,4 +30,16 @@ int cifrado_hkdf_sha256(const uint8_t *sal, size_t largo_sal, const uint8_t *cla
 int cifrado_aes128gcm(const uint8_t clave[16], const uint8_t nonce[12], const uint8_t *texto,
                       size_t largo, uint8_t *salida);
 
+/// ES256 (ECDSA P-256 with SHA-256) over `datos`, as JOSE writes it: r || s, 32 bytes each.
+int cifrado_firmar_es256(const uint8_t privada[32], const uint8_t *datos, size_t largo,
+                         uint8_t firma[64]);
+
+/// 1 when `firma` (r || s) is `publica`'s ES256 signature of `datos`.
+int cifrado_verificar_es256(const uint8_t publica[65], const uint8_t *datos, size_t largo,
+                            const uint8_t firma[64]);
+
+/// The private scalar of a PEM PKCS#8 P-256 key (Apple's `AuthKey_KID.p8`); 0 for anything
+/// else (another curve, another algorithm, an encrypted or malformed file).
+int cifrado_leer_p8(const char *pem, size_t largo, uint8_t privada[32]);
+
 #endif
