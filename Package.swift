@@ -77,12 +77,14 @@ let package = Package(
         // Live feeds (DESIGN §15): the providers' answers read, and compared with the last
         // snapshot of each match. Pure: no store, no network.
         .target(name: "Directo", dependencies: ["Torneo", "Importador"]),
-        .target(name: "Avisos", dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl"]),
+        .target(
+            name: "Avisos", dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl", "Empuje"]),
         // The application core (DESIGN §13): every use case, for every front end and store.
         .target(
             name: "Aplicacion",
             dependencies: [
                 "Torneo", "Persistencia", "Motor", "Avisos", "Importador", "Directo", "Sistema",
+                "Empuje",
             ]),
         // The HTTP server and its event streams (plumbing: knows HTTP, not football).
         .target(name: "Servidor", dependencies: ["CEvent", "Sistema"]),

@@ -35,10 +35,12 @@ public struct Seguimiento: Sendable, Hashable {
 extension Nucleo {
     /// Every configured channel, with whether it works here.
     public func canales() throws -> [EstadoDeCanal] {
-        try tienda.buzon.canales().map { canal in
+        let empuje = try credencialesDeEmpuje()
+        return try tienda.buzon.canales().map { canal in
             var motivo: String?
             if case .failure(let fallo) = FabricaDeCanales.crear(
-                canal, entorno: entorno, registro: registro(eco: false), cambios: tienda.cambios)
+                canal, entorno: entorno, registro: registro(eco: false), cambios: tienda.cambios,
+                empuje: empuje)
             {
                 motivo = fallo.motivo
             }
@@ -76,6 +78,9 @@ extension Nucleo {
             throw Fallo.uso(
                 "El retraso de un canal va de 0 a \(Int(Self.retrasoMaximo)) segundos, no "
                     + "\(Textos.segundos(retraso)).")
+        }
+        if tipo.esDispositivo {
+            throw Fallo.uso("Los dispositivos se añaden con «marcador dispositivos añadir».")
         }
         if tipo == .webhook { try Self.comprobarURLDeWebhook(ajustes.url) }
         var configurado = CanalConfigurado(

@@ -77,7 +77,7 @@ extension Nucleo {
             advertencias: competicion.partidos.flatMap(\.avisos))
     }
 
-    private static func leerBytes(_ ruta: String) throws -> [UInt8] {
+    static func leerBytes(_ ruta: String, maximo: Int = tamanoMaximoDeFichero) throws -> [UInt8] {
         var info = stat()
         guard stat(ruta, &info) == 0 else {
             throw Fallo.noEncontrado("No existe el fichero \(citado(ruta)).")
@@ -85,10 +85,10 @@ extension Nucleo {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw Fallo.noEncontrado("\(citado(ruta)) no es un fichero.")
         }
-        guard Int(info.st_size) <= tamanoMaximoDeFichero else {
+        guard Int(info.st_size) <= maximo else {
             throw Fallo.datos(
-                "No se importa nada de \(citado(ruta)): ocupa \(info.st_size / 1_048_576) MB y el máximo es "
-                    + "\(tamanoMaximoDeFichero / 1_048_576) MB.")
+                "No se lee \(citado(ruta)): ocupa \(info.st_size) bytes y el máximo es "
+                    + "\(maximo).")
         }
         guard let fichero = fopen(ruta, "rb") else {
             throw Fallo.entradaSalida(

@@ -20,7 +20,8 @@ public struct Reparto: Sendable {
         let tienda = nucleo.tienda
         let (canales, fallos) = FabricaDeCanales.activos(
             try tienda.buzon.canales(), entorno: nucleo.entorno, registro: registro,
-            cambios: tienda.cambios)
+            cambios: tienda.cambios, empuje: try nucleo.credencialesDeEmpuje(),
+            ahora: { tienda.ahora() })
         for fallo in fallos { alFallarCanal(fallo) }
         return canales
     }

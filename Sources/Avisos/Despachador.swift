@@ -18,7 +18,7 @@ public final class Despachador: Sendable {
         /// third of it while the dispatcher runs).
         public var arriendo: Double = 60
         /// Time-to-live of a goal alert, in seconds: an older one is expired, not delivered.
-        public var caducidad: Double = 600
+        public var caducidad: Double = AvisoDeGol.tiempoDeVida
         /// Deliveries claimed per statement.
         public var lote: Int = 256
         public var politica = PoliticaDeReintentos()
@@ -595,6 +595,7 @@ public final class Despachador: Sendable {
         registro.anotar(
             "no se pudo publicar la notificación: \(entrega.canal): \(fallo.motivo)",
             partido: entrega.aviso.partidoId)
+        if fallo.destinoRetirado { return .retirada(error: fallo.motivo) }
         let politica = configuracion.politica
         guard fallo.reintentable, entrega.intento < politica.maximoDeIntentos else {
             return .fallida(error: fallo.motivo)

@@ -66,11 +66,18 @@ public struct FalloDeEntrega: Error, Sendable, Hashable, CustomStringConvertible
     public var reintentable: Bool
     /// What the other side asked for (`Retry-After`), in seconds.
     public var reintentarTras: Double?
+    /// The destination no longer exists (a device uninstalled the app, a browser
+    /// unsubscribed): the device is removed with this outcome.
+    public var destinoRetirado: Bool
 
-    public init(_ motivo: String, reintentable: Bool, reintentarTras: Double? = nil) {
+    public init(
+        _ motivo: String, reintentable: Bool, reintentarTras: Double? = nil,
+        destinoRetirado: Bool = false
+    ) {
         self.motivo = motivo
-        self.reintentable = reintentable
+        self.reintentable = reintentable && !destinoRetirado
         self.reintentarTras = reintentarTras
+        self.destinoRetirado = destinoRetirado
     }
 
     public var description: String { motivo }

@@ -21,7 +21,7 @@ public struct ResumenDeEnvio: Sendable, Hashable {
         switch desenlace {
         case .entregada: entregadas += 1
         case .reintentar: reintentos += 1
-        case .fallida: fallidas += 1
+        case .fallida, .retirada: fallidas += 1
         case .descartada: descartadas += 1
         case .caducada: caducadas += 1
         }

@@ -221,3 +221,8 @@ int cifrado_leer_p8(const char *pem, size_t largo, uint8_t privada[32]) {
     ERR_clear_error();
     return bien;
 }
+
+int cifrado_sha256(const uint8_t *datos, size_t largo, uint8_t resumen[32]) {
+    unsigned int escrito = 0;
+    return EVP_Digest(datos, largo, resumen, &escrito, EVP_sha256(), NULL) == 1 && escrito == 32;
+}

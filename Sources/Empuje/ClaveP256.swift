@@ -64,3 +64,13 @@ public struct ClaveP256: Sendable, Hashable {
             && cifrado_verificar_es256(publica, datos, datos.count, firma) == 1
     }
 }
+
+extension ClaveP256 {
+    /// Whether `publica` (65 bytes, uncompressed) is a point of P-256: a subscription's
+    /// `p256dh` is checked when it is added, not when a goal is on its way.
+    public static func esPunto(_ publica: [UInt8]) throws(Fallo) -> Bool {
+        let prueba = try nueva()
+        var secreto = [UInt8](repeating: 0, count: 32)
+        return publica.count == 65 && cifrado_ecdh_p256(prueba.privada, publica, &secreto) == 1
+    }
+}

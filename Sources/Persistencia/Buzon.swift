@@ -119,6 +119,15 @@ public protocol Buzon: Sendable {
 
     /// Pauses or resumes a channel without deleting it. Returns whether it exists.
     func activarCanal(_ nombre: String, activo: Bool) throws -> Bool
+
+    /// The push provider's settings and keys (APNs, VAPID), by key.
+    func credenciales() throws -> [String: String]
+
+    /// Sets each key to its value (`nil` removes it) in one transaction; with `siFalta`, a key
+    /// already stored keeps its value (two processes creating a key pair at once keep one).
+    /// - Returns: every key as stored afterwards.
+    @discardableResult
+    func guardarCredenciales(_ valores: [String: String?], siFalta: Bool) throws -> [String: String]
 }
 
 /// What `Buzon.registrar` stored.

@@ -4,6 +4,10 @@
 /// idempotency key, `replaces_id`): two goals in one minute by different players never collide,
 /// and the same goal delivered twice replaces itself instead of appearing twice.
 public struct AvisoDeGol: Sendable, Hashable, Codable {
+    /// Seconds a notice is worth delivering (a late goal alert is worse than none): the
+    /// dispatcher's expiry, APNs' `apns-expiration` and Web Push's `TTL`.
+    public static let tiempoDeVida: Double = 600
+
     public private(set) var identificador: String
     public private(set) var titulo: String
     public private(set) var cuerpo: String

@@ -6,6 +6,9 @@ public struct ResultadoDeEntrega: Sendable, Hashable {
         case reintentar(cuando: Double, error: String)
         /// Failed for good (dead letter): visible in `avisos`, re-queueable.
         case fallida(error: String)
+        /// Failed for good because the device is gone (APNs 410 Unregistered, a Web Push
+        /// 404/410): stored as failed, and the device is removed with it (contract.md §19).
+        case retirada(error: String)
         /// Not published: no permission, or its channel was removed.
         case descartada(motivo: String)
         /// Older than the time-to-live: a late goal alert is worse than none.
@@ -16,7 +19,7 @@ public struct ResultadoDeEntrega: Sendable, Hashable {
             switch self {
             case .entregada: .entregada
             case .reintentar: .pendiente
-            case .fallida: .fallida
+            case .fallida, .retirada: .fallida
             case .descartada: .descartada
             case .caducada: .caducada
             }
@@ -26,7 +29,7 @@ public struct ResultadoDeEntrega: Sendable, Hashable {
         public var motivo: String? {
             switch self {
             case .entregada: nil
-            case .reintentar(_, let error), .fallida(let error): error
+            case .reintentar(_, let error), .fallida(let error), .retirada(let error): error
             case .descartada(let motivo), .caducada(let motivo): motivo
             }
         }

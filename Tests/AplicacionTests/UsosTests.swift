@@ -199,6 +199,10 @@ struct EnvioFallidoTests {
         func entregas(aviso: Int) throws -> [EntregaDeAviso] { [] }
         func quitarCanal(_ nombre: String) throws -> Bool { false }
         func activarCanal(_ nombre: String, activo: Bool) throws -> Bool { false }
+        func credenciales() throws -> [String: String] { [:] }
+        func guardarCredenciales(_ valores: [String: String?], siFalta: Bool) throws
+            -> [String: String]
+        { throw Averia() }
     }
 
     @MainActor

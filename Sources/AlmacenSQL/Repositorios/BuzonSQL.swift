@@ -288,6 +288,19 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                 """, resultado.desenlace.estado.rawValue, resultado.desenlace.motivo, proximo,
                 resultado.avisoId, resultado.canal, arrendatario)
             guardados += db.changes
+            // A device that is gone leaves with the outcome that said so (contract.md §19):
+            // nothing else of it waits in the queue.
+            if case .retirada = resultado.desenlace, db.changes == 1 {
+                try db.execute(
+                    "DELETE FROM canal WHERE nombre = ? AND tipo IN (?, ?)", resultado.canal,
+                    TipoDeCanal.dispositivoAPNs.rawValue, TipoDeCanal.webpush.rawValue)
+                try db.execute(
+                    """
+                    UPDATE entrega SET estado = 'descartada', ultimo_error = 'dispositivo retirado',
+                        arrendatario = NULL, arrendado_hasta = NULL
+                    WHERE canal = ? AND estado = 'pendiente'
+                    """, resultado.canal)
+            }
         }
         return ResultadosGuardados(guardados: guardados, anotados: anotados)
     }
@@ -612,6 +625,36 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             try db.execute("UPDATE canal SET activo = ? WHERE nombre = ?", activo, nombre)
             return db.changes == 1
         }
+    }
+
+    public func credenciales() throws -> [String: String] {
+        try queue.read { db in try Self.credenciales(db) }
+    }
+
+    @discardableResult
+    public func guardarCredenciales(_ valores: [String: String?], siFalta: Bool) throws
+        -> [String: String]
+    {
+        try queue.write { db in
+            for (clave, valor) in valores.sorted(by: { $0.key < $1.key }) {
+                if let valor {
+                    try db.execute(
+                        "INSERT INTO credencial (clave, valor) VALUES (?, ?) ON CONFLICT (clave) "
+                            + (siFalta ? "DO NOTHING" : "DO UPDATE SET valor = excluded.valor"),
+                        clave, valor)
+                } else if !siFalta {
+                    try db.execute("DELETE FROM credencial WHERE clave = ?", clave)
+                }
+            }
+            return try Self.credenciales(db)
+        }
+    }
+
+    private static func credenciales(_ db: some BaseSQL) throws -> [String: String] {
+        let pares = try db.rows("SELECT clave, valor FROM credencial") {
+            ($0.string("clave"), $0.string("valor"))
+        }
+        return Dictionary(pares, uniquingKeysWith: { _, ultimo in ultimo })
     }
 }
 

@@ -1,3 +1,4 @@
+import Empuje
 import FoundationEssentials
 import Persistencia
 import Torneo
@@ -11,6 +12,11 @@ public struct AjustesDeCanal: Codable, Sendable, Hashable {
     public var limite: Double?
     /// A webhook that speaks ntfy's headers.
     public var ntfy: Bool?
+    /// An APNs device's token, in hex.
+    public var token: String?
+    /// A Web Push subscription's keys, base64url (its endpoint is `url`).
+    public var p256dh: String?
+    public var auth: String?
 
     public init(
         url: String? = nil, directorio: String? = nil, bundle: String? = nil, limite: Double? = nil,
@@ -39,7 +45,8 @@ public enum FabricaDeCanales {
     /// The channel for `configurado`, or why it cannot work on this machine.
     public static func crear(
         _ configurado: CanalConfigurado, entorno: [String: String], registro: any Registro,
-        cambios: (any Cambios)? = nil
+        cambios: (any Cambios)? = nil, empuje: CredencialesDeEmpuje = CredencialesDeEmpuje(),
+        ahora: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) -> Result<any Notificador, FalloDeCanal> {
         let ajustes = AjustesDeCanal.leer(configurado.ajustes)
         let nombre = configurado.nombre
@@ -76,18 +83,45 @@ public enum FabricaDeCanales {
         case .navegador:
             guard let cambios else { return fallo("este proceso no escribe en la base") }
             return .success(CanalNavegador(canal: nombre, cambios: cambios))
+        case .dispositivoAPNs:
+            guard let credenciales = empuje.apns else {
+                return fallo("falta configurar APNs (marcador empuje apns)")
+            }
+            guard let token = ajustes.token, Dispositivo.tokenValido(token) else {
+                return fallo("no tiene un token de dispositivo válido")
+            }
+            return .success(
+                CanalDispositivoAPNs(
+                    canal: nombre, token: token, credenciales: credenciales,
+                    limite: ajustes.limite ?? 10, ahora: ahora))
+        case .webpush:
+            guard let credenciales = empuje.webPush else {
+                return fallo("falta configurar Web Push (marcador empuje webpush)")
+            }
+            guard let url = ajustes.url, let endpoint = try? DireccionWeb(url),
+                let p256dh = ajustes.p256dh.flatMap(Base64URL.descodificar),
+                let auth = ajustes.auth.flatMap(Base64URL.descodificar)
+            else { return fallo("su suscripción no es válida") }
+            return .success(
+                CanalWebPush(
+                    canal: nombre, endpoint: endpoint, p256dh: p256dh, auth: auth,
+                    credenciales: credenciales, limite: ajustes.limite ?? 10, ahora: ahora))
         }
     }
 
     /// Every active stored channel that works here, and the reasons of those that do not.
     public static func activos(
         _ configurados: [CanalConfigurado], entorno: [String: String], registro: any Registro,
-        cambios: (any Cambios)? = nil
+        cambios: (any Cambios)? = nil, empuje: CredencialesDeEmpuje = CredencialesDeEmpuje(),
+        ahora: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) -> (canales: [CanalActivo], fallos: [FalloDeCanal]) {
         var canales: [CanalActivo] = []
         var fallos: [FalloDeCanal] = []
         for configurado in configurados where configurado.activo {
-            switch crear(configurado, entorno: entorno, registro: registro, cambios: cambios) {
+            switch crear(
+                configurado, entorno: entorno, registro: registro, cambios: cambios,
+                empuje: empuje, ahora: ahora)
+            {
             case .success(let canal):
                 canales.append(
                     CanalActivo(

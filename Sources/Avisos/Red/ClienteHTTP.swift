@@ -19,6 +19,11 @@ public struct PeticionHTTP: Sendable {
     /// that content, or `nil` to stop at once (content that will not be used).
     public var limiteSegunContenido: (@Sendable ([UInt8]) -> Int?)?
     public static let bytesParaDecidir = 16
+    /// Speak HTTP/2 over TLS (ALPN `h2`), as APNs requires; HTTP/1.1 is never offered then.
+    public var http2 = false
+    /// A CA file (PEM) that verifies the server instead of the system's, for a private CA.
+    /// Verification itself is never switched off.
+    public var ca: String?
 
     public init(
         url: String, metodo: String = "GET", cabeceras: [(String, String)] = [],
@@ -222,6 +227,18 @@ public enum ClienteHTTP {
                                 marcador_curl_setopt_pointer(
                                     api, curl, CURLOPT_COPYPOSTFIELDS,
                                     bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
+                        }
+                        if peticion.http2 {
+                            try opcion(
+                                marcador_curl_setopt_long(
+                                    api, curl, CURLOPT_HTTP_VERSION,
+                                    CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+                        }
+                        if let ca = peticion.ca {
+                            try ca.withCString { ruta in
+                                try opcion(
+                                    marcador_curl_setopt_pointer(api, curl, CURLOPT_CAINFO, ruta))
+                            }
                         }
                         if peticion.metodo != "GET" && peticion.metodo != "POST" {
                             try opcion(

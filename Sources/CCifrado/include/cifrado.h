@@ -42,4 +42,7 @@ int cifrado_verificar_es256(const uint8_t publica[65], const uint8_t *datos, siz
 /// else (another curve, another algorithm, an encrypted or malformed file).
 int cifrado_leer_p8(const char *pem, size_t largo, uint8_t privada[32]);
 
+/// SHA-256 of `datos`.
+int cifrado_sha256(const uint8_t *datos, size_t largo, uint8_t resumen[32]);
+
 #endif

@@ -14,6 +14,8 @@ struct ComandoRaiz: Comando {
             ComandoAjustes.self,
             ComandoAvisos.self,
             ComandoFuentes.self,
+            ComandoDispositivos.self,
+            ComandoEmpuje.self,
             ComandoDirecto.self,
             ComandoImportar.self,
             ComandoCompeticiones.self,

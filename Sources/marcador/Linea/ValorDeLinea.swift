@@ -55,13 +55,13 @@ extension Lado: ValorDeLinea {
 
 extension TipoDeCanal: ValorDeLinea {
     static func leer(_ texto: String, para nombre: String) throws(Fallo) -> TipoDeCanal {
-        guard let tipo = TipoDeCanal(rawValue: texto) else {
+        guard let tipo = TipoDeCanal(rawValue: texto), !tipo.esDispositivo else {
             throw .uso("Tipo de canal desconocido \(citado(texto)). Tipos: \(TipoDeCanal.lista).")
         }
         return tipo
     }
     static var marcador: String { "TIPO" }
-    static var valoresPosibles: [String]? { TipoDeCanal.allCases.map(\.rawValue) }
+    static var valoresPosibles: [String]? { TipoDeCanal.configurables.map(\.rawValue) }
 }
 
 /// A yes or no, spelled one way everywhere: `si` (or `sí`) and `no`.

@@ -1,0 +1,162 @@
+import Empuje
+import FoundationEssentials
+import Torneo
+
+/// One iPhone, through APNs' provider API over HTTP/2 (contract.md §19): the alert with
+/// `mutable-content` and the attachment's URL for the app's Notification Service Extension
+/// (lesson 002), replaced in place by a correction (`apns-collapse-id`).
+public struct CanalDispositivoAPNs: Notificador {
+    public let canal: String
+    let token: String
+    let credenciales: CredencialesDeEmpuje.APNs
+    let firmante: FirmanteAPNs
+    let limite: Double
+    let ahora: @Sendable () -> Double
+
+    /// APNs' limit for an alert's payload.
+    public static let maximoDeCarga = 4096
+
+    public init(
+        canal: String, token: String, credenciales: CredencialesDeEmpuje.APNs,
+        limite: Double = 10, ahora: @escaping @Sendable () -> Double
+    ) {
+        self.canal = canal
+        self.token = token
+        self.credenciales = credenciales
+        self.firmante = FirmanteAPNs.compartido(credenciales, ahora: ahora)
+        self.limite = limite
+        self.ahora = ahora
+    }
+
+    /// The JSON payload: `aps` as iOS reads it, and the notice's own fields beside it for the
+    /// app (identifier, match, kind, attachment).
+    struct Carga: Encodable {
+        struct Alerta: Encodable {
+            var title: String
+            var body: String
+        }
+        struct APS: Encodable {
+            var alert: Alerta
+            var mutableContent = 1
+            var threadId: String
+            var sound: String?
+            var interruptionLevel: String?
+
+            enum CodingKeys: String, CodingKey {
+                case alert, sound
+                case mutableContent = "mutable-content"
+                case threadId = "thread-id"
+                case interruptionLevel = "interruption-level"
+            }
+        }
+        var aps: APS
+        var identificador: String
+        var partido: Int
+        var tipo: String
+        var adjunto: String?
+    }
+
+    static func carga(_ aviso: AvisoDeGol) -> [UInt8] {
+        DocumentoDeEmpuje.json(
+            Carga(
+                aps: Carga.APS(
+                    alert: Carga.Alerta(title: aviso.titulo, body: aviso.cuerpo),
+                    threadId: "partido-\(aviso.partidoId)",
+                    sound: aviso.tranquilo ? nil : "default",
+                    interruptionLevel: aviso.tranquilo ? "passive" : nil),
+                identificador: aviso.identificador, partido: aviso.partidoId,
+                tipo: aviso.tipo.rawValue,
+                adjunto: aviso.adjunto.map(DireccionWeb.sinCredenciales)))
+    }
+
+    /// `apns-id`: the same for the same notice on the same device, whoever sends it, so a
+    /// repeat after a crash is the same notification to APNs and in its logs.
+    func apnsID(_ aviso: AvisoDeGol) -> String {
+        let resumen = Resumen.sha256(
+            Array("\(aviso.claveDeIdempotencia) \(aviso.tipo.rawValue) \(canal)".utf8))
+        let hex = resumen.prefix(16).map { byte in
+            let texto = String(byte, radix: 16, uppercase: true)
+            return texto.count == 1 ? "0" + texto : texto
+        }.joined()
+        let partes = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { rango in
+            String(hex.dropFirst(rango.lowerBound).prefix(rango.count))
+        }
+        return partes.joined(separator: "-")
+    }
+
+    func peticion(_ aviso: AvisoDeGol, token jwt: String) throws -> PeticionHTTP {
+        let carga = Self.carga(aviso)
+        guard carga.count <= Self.maximoDeCarga else {
+            throw FalloDeEntrega(
+                "el aviso ocupa \(carga.count) bytes, más de los \(Self.maximoDeCarga) de APNs",
+                reintentable: false)
+        }
+        let base =
+            credenciales.url.hasSuffix("/") ? String(credenciales.url.dropLast()) : credenciales.url
+        var peticion = PeticionHTTP(
+            url: "\(base)/3/device/\(token)", metodo: "POST",
+            cabeceras: [
+                ("authorization", "bearer \(jwt)"),
+                ("apns-topic", credenciales.tema),
+                ("apns-push-type", "alert"),
+                ("apns-priority", aviso.tranquilo ? "5" : "10"),
+                ("apns-expiration", String(Int(ahora() + AvisoDeGol.tiempoDeVida))),
+                ("apns-collapse-id", DocumentoDeEmpuje.colapso(aviso, maximo: 64)),
+                ("apns-id", apnsID(aviso)),
+                ("content-type", "application/json"),
+            ], cuerpo: carga, limite: limite, maximoDeBytes: 16 * 1024)
+        peticion.http2 = true
+        peticion.ca = credenciales.ca
+        return peticion
+    }
+
+    public func notificarGol(_ aviso: AvisoDeGol) async throws {
+        var rechazado: String?
+        // At most two tries: a second only after 403 ExpiredProviderToken, with a new token.
+        for _ in 0..<2 {
+            let jwt: String
+            do {
+                jwt = try firmante.token(rechazado: rechazado)
+            } catch {
+                throw FalloDeEntrega("no se pudo firmar el token de APNs", reintentable: false)
+            }
+            let respuesta: RespuestaHTTP
+            do {
+                respuesta = try await ClienteHTTP.enviar(try peticion(aviso, token: jwt))
+            } catch let fallo as FalloHTTP {
+                // No answer: the same apns-id makes a repeat the same notification.
+                throw FalloDeEntrega("APNs: \(fallo)", reintentable: true)
+            }
+            let razon = Self.razon(respuesta)
+            switch (respuesta.codigo, razon) {
+            case (200, _):
+                return
+            case (403, "ExpiredProviderToken") where rechazado == nil:
+                rechazado = jwt
+                continue
+            case (410, _), (400, "BadDeviceToken"):
+                throw FalloDeEntrega(
+                    "APNs \(respuesta.codigo) \(razon ?? ""): dispositivo retirado",
+                    reintentable: false, destinoRetirado: true)
+            case (429, _), (500, _), (503, _):
+                throw FalloDeEntrega(
+                    "APNs \(respuesta.codigo)\(razon.map { " \($0)" } ?? "")", reintentable: true,
+                    reintentarTras: respuesta.reintentarTras)
+            default:
+                throw FalloDeEntrega(
+                    "APNs \(respuesta.codigo)\(razon.map { " \($0)" } ?? "")", reintentable: false)
+            }
+        }
+        throw FalloDeEntrega(
+            "APNs 403 ExpiredProviderToken con un token nuevo", reintentable: false)
+    }
+
+    /// APNs' `reason`, from its JSON error body; only letters (it is shown and logged).
+    static func razon(_ respuesta: RespuestaHTTP) -> String? {
+        struct Error: Decodable { var reason: String? }
+        guard let razon = try? JSONDecoder().decode(Error.self, from: Data(respuesta.cuerpo)).reason
+        else { return nil }
+        let limpia = String(razon.unicodeScalars.filter { $0.properties.isAlphabetic }.prefix(64))
+        return limpia.isEmpty ? nil : limpia
+    }
+}

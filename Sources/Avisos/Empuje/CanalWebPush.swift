@@ -1,0 +1,121 @@
+import Empuje
+import FoundationEssentials
+import Torneo
+
+/// One browser's push subscription (contract.md §19): the notice encrypted for it alone
+/// (RFC 8291), signed for its push service (RFC 8292 VAPID), delivered even with the page
+/// closed; the page's service worker shows it and a click opens the match.
+public struct CanalWebPush: Notificador {
+    public let canal: String
+    let endpoint: DireccionWeb
+    let p256dh: [UInt8]
+    let auth: [UInt8]
+    let credenciales: CredencialesDeEmpuje.WebPush
+    let limite: Double
+    let ahora: @Sendable () -> Double
+
+    /// VAPID's `exp`: 12 hours ahead (RFC 8292 allows at most 24).
+    public static let vigenciaDeVAPID: Double = 12 * 3600
+
+    public init(
+        canal: String, endpoint: DireccionWeb, p256dh: [UInt8], auth: [UInt8],
+        credenciales: CredencialesDeEmpuje.WebPush, limite: Double = 10,
+        ahora: @escaping @Sendable () -> Double
+    ) {
+        self.canal = canal
+        self.endpoint = endpoint
+        self.p256dh = p256dh
+        self.auth = auth
+        self.credenciales = credenciales
+        self.limite = limite
+        self.ahora = ahora
+    }
+
+    /// What the service worker receives, decrypted: enough to show the notice and open its
+    /// match.
+    struct Mensaje: Encodable {
+        var titulo: String
+        var cuerpo: String
+        var identificador: String
+        var partido: Int?
+        var tipo: String
+        var url: String
+        var tranquilo: Bool?
+        var adjunto: String?
+    }
+
+    static func mensaje(_ aviso: AvisoDeGol) -> [UInt8] {
+        let dePartido = aviso.tipo.esDePartido
+        return DocumentoDeEmpuje.json(
+            Mensaje(
+                titulo: aviso.titulo, cuerpo: aviso.cuerpo, identificador: aviso.identificador,
+                partido: dePartido ? aviso.partidoId : nil, tipo: aviso.tipo.rawValue,
+                url: dePartido ? "/partidos/\(aviso.partidoId)" : "/",
+                tranquilo: aviso.tranquilo ? true : nil,
+                adjunto: aviso.adjunto.map(DireccionWeb.sinCredenciales)))
+    }
+
+    /// The push service's origin, VAPID's `aud`.
+    var origen: String {
+        let puerto = endpoint.puerto.map { ":\($0)" } ?? ""
+        return "\(endpoint.esquema)://\(endpoint.anfitrion)\(puerto)"
+    }
+
+    func peticion(_ aviso: AvisoDeGol) throws -> PeticionHTTP {
+        let cuerpo: [UInt8]
+        let jwt: String
+        do {
+            cuerpo = try CifradoWebPush.cifrar(Self.mensaje(aviso), p256dh: p256dh, auth: auth)
+            jwt = try JWT.firmar(
+                cabecera: [("typ", .texto("JWT"))],
+                reclamaciones: [
+                    ("aud", .texto(origen)),
+                    ("exp", .entero(Int(ahora() + Self.vigenciaDeVAPID))),
+                    ("sub", .texto(credenciales.contacto)),
+                ], clave: credenciales.clave)
+        } catch {
+            throw FalloDeEntrega(
+                "no se pudo cifrar el aviso para esta suscripción (\(error))", reintentable: false)
+        }
+        let urgente = !aviso.tranquilo && [.gol, .anulado, .corregido, .roja].contains(aviso.tipo)
+        var peticion = PeticionHTTP(
+            url: endpoint.sinCredenciales, metodo: "POST",
+            cabeceras: [
+                (
+                    "Authorization",
+                    "vapid t=\(jwt), k=\(Base64URL.codificar(credenciales.clave.publica))"
+                ),
+                ("Content-Encoding", "aes128gcm"),
+                ("Content-Type", "application/octet-stream"),
+                ("TTL", String(Int(AvisoDeGol.tiempoDeVida))),
+                ("Urgency", aviso.tranquilo ? "low" : urgente ? "high" : "normal"),
+                ("Topic", DocumentoDeEmpuje.colapso(aviso, maximo: 32)),
+            ], cuerpo: cuerpo, limite: limite, maximoDeBytes: 16 * 1024)
+        peticion.ca = credenciales.ca
+        return peticion
+    }
+
+    public func notificarGol(_ aviso: AvisoDeGol) async throws {
+        let respuesta: RespuestaHTTP
+        do {
+            respuesta = try await ClienteHTTP.enviar(try peticion(aviso))
+        } catch let fallo as FalloHTTP {
+            throw FalloDeEntrega("Web Push: \(fallo)", reintentable: true)
+        }
+        switch respuesta.codigo {
+        case 200..<300:
+            return
+        case 404, 410:
+            throw FalloDeEntrega(
+                "Web Push \(respuesta.codigo): suscripción retirada", reintentable: false,
+                destinoRetirado: true)
+        case 408, 429, 500..<600, 0:
+            throw FalloDeEntrega(
+                "Web Push: " + CanalWebhook.describir(respuesta), reintentable: true,
+                reintentarTras: respuesta.reintentarTras)
+        default:
+            throw FalloDeEntrega(
+                "Web Push: " + CanalWebhook.describir(respuesta), reintentable: false)
+        }
+    }
+}

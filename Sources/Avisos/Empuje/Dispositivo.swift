@@ -1,0 +1,96 @@
+import Empuje
+import FoundationEssentials
+
+/// What makes a device a device (contract.md §19): an APNs token or a browser's
+/// `PushSubscription`, checked before it is stored, and the name it is stored under — derived
+/// from the token or endpoint, so the same phone or browser added twice is one device.
+public enum Dispositivo {
+    /// A browser's subscription, as `PushSubscription.toJSON()` writes it.
+    public struct Suscripcion: Sendable, Hashable, Codable {
+        public struct Claves: Sendable, Hashable, Codable {
+            public var p256dh: String
+            public var auth: String
+        }
+        public var endpoint: String
+        public var keys: Claves
+
+        public init(endpoint: String, p256dh: String, auth: String) {
+            self.endpoint = endpoint
+            self.keys = Claves(p256dh: p256dh, auth: auth)
+        }
+    }
+
+    /// Why a token or subscription is refused, as a user reads it.
+    public enum Fallo: Error, Sendable, Hashable {
+        case token
+        case json
+        case endpoint
+        case p256dh
+        case auth
+
+        public var mensaje: String {
+            switch self {
+            case .token:
+                "el token de APNs son cifras hexadecimales (de 16 a 200 bytes: 64 cifras en un iPhone)"
+            case .json:
+                "no es una suscripción de Web Push en JSON (endpoint, keys.p256dh, keys.auth)"
+            case .endpoint: "el endpoint de la suscripción tiene que ser una URL https://"
+            case .p256dh: "keys.p256dh no es una clave pública P-256 en base64url"
+            case .auth: "keys.auth no son 16 bytes en base64url"
+            }
+        }
+    }
+
+    public static func tokenValido(_ token: String) -> Bool {
+        let bytes = token.utf8.count / 2
+        return token.utf8.count % 2 == 0 && (16...200).contains(bytes)
+            && token.allSatisfy(\.isHexDigit)
+    }
+
+    /// The token in lower case, checked.
+    public static func token(_ texto: String) throws(Fallo) -> String {
+        let token = texto.lowercased()
+        guard tokenValido(token) else { throw .token }
+        return token
+    }
+
+    /// A subscription read from its JSON and checked: an https endpoint, a point of the curve,
+    /// a 16-byte secret.
+    public static func suscripcion(json: [UInt8]) throws(Fallo) -> Suscripcion {
+        guard let leida = try? JSONDecoder().decode(Suscripcion.self, from: Data(json)) else {
+            throw .json
+        }
+        try comprobar(leida)
+        return leida
+    }
+
+    public static func comprobar(_ suscripcion: Suscripcion) throws(Fallo) {
+        guard let direccion = try? DireccionWeb(suscripcion.endpoint),
+            direccion.esquema == "https", direccion.credenciales == nil,
+            suscripcion.endpoint.utf8.count <= 2048
+        else { throw .endpoint }
+        guard let p256dh = Base64URL.descodificar(suscripcion.keys.p256dh), p256dh.count == 65,
+            (try? ClaveP256.esPunto(p256dh)) == true
+        else { throw .p256dh }
+        guard let auth = Base64URL.descodificar(suscripcion.keys.auth), auth.count == 16 else {
+            throw .auth
+        }
+    }
+
+    /// `apns-1a2b3c4d5e` / `web-1a2b3c4d5e`: the first 40 bits of the SHA-256 of what the
+    /// device is.
+    public static func nombre(apns token: String) -> String {
+        "apns-" + huella(token.lowercased())
+    }
+
+    public static func nombre(webPush endpoint: String) -> String {
+        "web-" + huella(endpoint)
+    }
+
+    private static func huella(_ texto: String) -> String {
+        Resumen.sha256(Array(texto.utf8)).prefix(5).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+}
