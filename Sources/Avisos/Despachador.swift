@@ -487,10 +487,12 @@ public final class Despachador: Sendable {
                     break  // cancelled: nothing is known of this call; its leases are given back
                 }
             }
+            var retirado = false
             for (desplazamiento, fallo) in fallos.enumerated() {
                 let de = entregas[indice + desplazamiento]
                 let final = desenlace(de, fallo: fallo)
                 if case .reintentar = final { retenidas.insert(de.ejecucion) }
+                if case .retirada = final { retirado = true }
                 let anotacion = lineas[desplazamiento].map {
                     ResultadoDeEntrega.Anotacion(
                         $0, partido: de.aviso.tipo.esDePartido ? de.aviso.partidoId : nil)
@@ -509,6 +511,15 @@ public final class Despachador: Sendable {
                 soltar(sinIntentar.map(\.avisoId), canal: canal.nombre)
             }
             indice += tramo.count
+            // A device that is gone gets nothing more: its outcome removes it and discards
+            // what it still had queued, these included.
+            if retirado {
+                await guardar()
+                if indice < entregas.count {
+                    soltar(entregas[indice...].map(\.avisoId), canal: canal.nombre)
+                }
+                return resumen
+            }
             // Slow channels record each outcome at once (a crash then repeats less), and every
             // channel does while the store is refusing outcomes.
             if ahora() - desdeElUltimoGuardado > 0.02

@@ -35,6 +35,7 @@
         case registro
         case reanudarTrasUnaMuerte
         case quienPierdeLaEjecucionNoEscribeMas
+        case dispositivosYCredenciales
 
         public var testDescription: String { rawValue }
 
@@ -64,6 +65,7 @@
             case .registro: try registro(tienda)
             case .reanudarTrasUnaMuerte: try await reanudarTrasUnaMuerte(tienda)
             case .quienPierdeLaEjecucionNoEscribeMas: try quienPierdeLaEjecucionNoEscribeMas(tienda)
+            case .dispositivosYCredenciales: try await dispositivosYCredenciales(tienda)
             }
         }
 
@@ -344,6 +346,49 @@
             #expect(
                 try tienda.buzon.ultimos(limite: 5).first { $0.id == lote[2].avisoId }?.enriquecido
                     == true)
+        }
+
+        /// Push credentials (a key pair written only where there is none), and a device that
+        /// is gone: its outcome removes it, and what it still had queued is discarded, in one
+        /// write (contract.md §19).
+        func dispositivosYCredenciales(_ tienda: any Tienda) async throws {
+            let buzon = tienda.buzon
+            #expect(try buzon.credenciales().isEmpty)
+            #expect(
+                try buzon.guardarCredenciales(["vapid.privada": "uno", "x": "1"], siFalta: true)
+                    == ["vapid.privada": "uno", "x": "1"])
+            #expect(
+                try buzon.guardarCredenciales(["vapid.privada": "dos"], siFalta: true)
+                    == ["vapid.privada": "uno", "x": "1"])
+            #expect(
+                try buzon.guardarCredenciales(["vapid.privada": "dos", "x": nil], siFalta: false)
+                    == ["vapid.privada": "dos"])
+            let movil = CanalConfigurado(
+                nombre: "apns-0123456789", tipo: .dispositivoAPNs, ajustes: #"{"token":"ab"}"#)
+            #expect(try buzon.guardar(movil, reemplazar: false))
+            _ = try await Self.jugarPartidoUno(tienda)
+            var reclamo = Self.reclamo("uno")
+            reclamo.canal = movil.nombre
+            let lote = try buzon.reclamar(reclamo)
+            #expect(lote.count == 5)
+            let guardado = try buzon.registrar(
+                [
+                    ResultadoDeEntrega(
+                        avisoId: lote[0].avisoId, canal: movil.nombre,
+                        desenlace: .retirada(error: "APNs 410 Unregistered"))
+                ], arrendatario: "uno", ahora: segundosUnix())
+            #expect(guardado.guardados == 1)
+            #expect(try !buzon.canales().contains { $0.nombre == movil.nombre })
+            #expect(
+                try buzon.entregas(aviso: lote[0].avisoId).first { $0.canal == movil.nombre }?
+                    .estado == .fallida)
+            for entrega in lote.dropFirst() {
+                let suya = try buzon.entregas(aviso: entrega.avisoId).first {
+                    $0.canal == movil.nombre
+                }
+                #expect(suya?.estado == .descartada)
+                #expect(suya?.ultimoError == "dispositivo retirado")
+            }
         }
 
         func canalesYSeguimiento(_ tienda: any Tienda) throws {
