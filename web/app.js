@@ -439,8 +439,57 @@ function iniciarPartido() {
     partidos: () => recargar().catch(mostrarError),
     reinicio: () => recargar().catch(mostrarError),
   });
+  iniciarEmpuje().catch(mostrarError);
   // The settings and what is followed, which the rendered page shows but does not keep.
   recargar().then(() => { document.body.dataset.listo = 'si'; }).catch(mostrarError);
+}
+
+// MARK: - Push with the page closed
+
+// Offered only where the browser has push and the server a VAPID key (contract.md §19): the
+// browser subscribes with the server's public key and hands the subscription over, and the
+// server keeps it as a device that follows what this page's notifications follow.
+const claveDelDispositivo = 'marcador-dispositivo';
+
+function bytesDeBase64url(texto) {
+  const relleno = '='.repeat((4 - (texto.length % 4)) % 4);
+  const binario = atob(texto.replace(/-/g, '+').replace(/_/g, '/') + relleno);
+  return Uint8Array.from(binario, (c) => c.charCodeAt(0));
+}
+
+async function iniciarEmpuje() {
+  const zona = $('empuje-zona');
+  if (!zona || !('serviceWorker' in navigator) || !('PushManager' in window)) return;
+  const publica = (await api('GET', '/empuje/clave')).datos.clave;
+  if (!publica) return; // no Web Push on this server: nothing to offer
+  const registro = await navigator.serviceWorker.ready;
+  const boton = $('empuje');
+  const pintarEmpuje = (activo, texto) => {
+    boton.setAttribute('aria-pressed', String(activo));
+    $('empuje-estado').textContent = texto;
+  };
+  const actual = await registro.pushManager.getSubscription();
+  pintarEmpuje(Boolean(actual && localStorage.getItem(claveDelDispositivo)), '');
+  zona.hidden = false;
+  boton.addEventListener('click', () => (async () => {
+    if (boton.getAttribute('aria-pressed') === 'true') {
+      const id = localStorage.getItem(claveDelDispositivo);
+      const respuesta = id ? (await api('DELETE', '/dispositivos/' + encodeURIComponent(id))).datos : null;
+      localStorage.removeItem(claveDelDispositivo);
+      const suscripcion = await registro.pushManager.getSubscription();
+      if (suscripcion) await suscripcion.unsubscribe();
+      pintarEmpuje(false, respuesta ? respuesta.mensaje : '');
+      return;
+    }
+    const permiso = 'Notification' in window ? await Notification.requestPermission() : 'denied';
+    if (permiso !== 'granted') throw new Error('El navegador no da permiso para mostrar avisos.');
+    const suscripcion = await registro.pushManager.subscribe({
+      userVisibleOnly: true, applicationServerKey: bytesDeBase64url(publica),
+    });
+    const { datos } = await api('POST', '/dispositivos', suscripcion.toJSON());
+    localStorage.setItem(claveDelDispositivo, datos.id);
+    pintarEmpuje(true, datos.mensaje);
+  })().catch(mostrarError));
 }
 
 if (pagina === 'lista') iniciarLista();

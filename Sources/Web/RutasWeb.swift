@@ -192,6 +192,17 @@ struct RutasWeb: Sendable {
             return try salir(peticion, visitante)
         case ("api", _):
             return try api(peticion, Array(partes.dropFirst()), visitante)
+        case ("empuje", 2) where partes[1] == "clave":
+            try metodo(peticion, lectura)
+            return try claveDeEmpuje()
+        case ("dispositivos", 1):
+            try metodo(peticion, peticion.method == .post, permitido: "POST")
+            try comprobarOrigen(peticion, visitante)
+            return try suscribir(peticion)
+        case ("dispositivos", 2):
+            try metodo(peticion, peticion.method == .delete, permitido: "DELETE")
+            try comprobarOrigen(peticion, visitante)
+            return try desuscribir(partes[1])
         default:
             throw FalloWeb(404, "No existe «\(TextoSeguro.limpio(peticion.path))».")
         }

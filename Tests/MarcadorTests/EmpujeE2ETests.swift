@@ -1,3 +1,4 @@
+import ApoyoDePruebas
 import Foundation
 import Testing
 
@@ -283,5 +284,67 @@ struct EmpujeE2ETests {
         // Secrets never shown.
         let empuje = try await escenario.marcador("empuje", "--json")
         #expect(!empuje.salida.contains("PRIVATE"))
+    }
+}
+
+extension EmpujeE2ETests {
+    /// The page's own subscription (`servir`): the VAPID key it subscribes with, the
+    /// subscription handed over behind the page's Origin and key, goals then pushed to it, and
+    /// taken back; never a phone, never from another site.
+    @Test(.enabled(if: falta == nil, Comment(rawValue: falta ?? "")), .timeLimit(.minutes(3)))
+    func laPaginaSeSuscribeRecibeLosGolesYSeDesuscribe() async throws {
+        let (escenario, apns, push) = try await Self.preparar()
+        _ = apns
+        let servidor = try await ServidorDePrueba(escenario: escenario)
+        let configurado = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try await escenario.marcador("empuje", "--json").salida.utf8))
+                as? [String: Any])
+        let publica = (configurado["webpush"] as? [String: Any])?["clavePublica"] as? String
+        #expect(publica?.count == 87)
+        #expect(try servidor.get("/empuje/clave").json()?["clave"] as? String == publica)
+        let suscripcion = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: push.carpeta + "/suscripcion-2.json")))
+                as? [String: Any])
+        // Another site's page, or a page without its key, changes nothing.
+        let ajeno = try ClienteDePrueba.enviar(
+            puerto: servidor.puerto, "/dispositivos", json: suscripcion, clave: servidor.clave,
+            origen: "http://malo.example")
+        #expect(ajeno.estado == 403)
+        let sinClave = try ClienteDePrueba.enviar(
+            puerto: servidor.puerto, "/dispositivos", json: suscripcion, clave: nil)
+        #expect(sinClave.estado == 403)
+        let malo = try servidor.post("/dispositivos", ["endpoint": "http://x.es/w", "keys": [:]])
+        #expect(malo.estado == 422)
+        let alta = try servidor.post("/dispositivos", suscripcion)
+        #expect(alta.estado == 201, "\(alta.texto)")
+        let id = try #require(alta.json()?["id"] as? String)
+        #expect(id.hasPrefix("web-"))
+        #expect(try servidor.post("/dispositivos", suscripcion).estado == 200)
+        let jugado = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
+        #expect(jugado.codigo == 0)
+        #expect(
+            await esperarQue {
+                push.peticiones().filter { $0["suscripcion"] as? String == "2" }.count == 5
+            }, "\(push.registro)")
+        let cuerpos = push.peticiones().compactMap {
+            ($0["mensaje"] as? [String: Any])?["cuerpo"] as? String
+        }
+        #expect(cuerpos.sorted() == Self.golesDelPartido1.sorted(), "\(push.registro)")
+        // A page takes back a browser's subscription, never a phone.
+        let cabeceras = [
+            "Origin": "http://127.0.0.1:\(servidor.puerto)", "X-Marcador-Token": servidor.clave,
+        ]
+        #expect(
+            try ClienteDePrueba.pedir(
+                puerto: servidor.puerto, "DELETE", "/dispositivos/apns-0000000000",
+                cabeceras: cabeceras
+            ).estado == 404)
+        let baja = try ClienteDePrueba.pedir(
+            puerto: servidor.puerto, "DELETE", "/dispositivos/\(id)", cabeceras: cabeceras)
+        #expect(baja.estado == 200, "\(baja.texto)")
+        #expect(!(try await escenario.marcador("dispositivos", "--json").salida.contains(id)))
+        await servidor.parar()
     }
 }

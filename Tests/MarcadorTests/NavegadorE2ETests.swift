@@ -16,6 +16,8 @@ struct NavegadorE2ETests {
         .deletingLastPathComponent().appendingPathComponent("Navegador/pagina.py").path
     static let scriptDeEntrada = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Navegador/entrar.py").path
+    static let scriptDeEmpuje = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Navegador/empuje.py").path
 
     /// What a script that gave up waiting for notifications saw: the ones raised, and what the
     /// page knew of its notices (what its Service Worker answered for each).
@@ -149,6 +151,35 @@ struct NavegadorE2ETests {
         // The 401 of the wrong key is the only error the console may show.
         let errores = (visto["erroresDeConsola"] as? [String]) ?? ["?"]
         #expect(errores.allSatisfy { $0.contains("/entrar") && $0.contains("401") }, "\(errores)")
+    }
+
+    /// Web Push with every page closed (issue 44): the Service Worker the page registered is
+    /// woken by a push (DevTools' `ServiceWorker.deliverPushMessage`), the notification reaches
+    /// the desktop's D-Bus, and a click on it opens the match.
+    @Test(
+        .enabled(if: falta == nil, Comment(rawValue: falta ?? "")),
+        .timeLimit(.minutes(5)))
+    func unEmpujeConLaPaginaCerradaAvisaYElClicAbreElPartido() async throws {
+        let escenario = Escenario()
+        let servidor = try await ServidorDePrueba(escenario: escenario)
+        let resultado = escenario.carpeta + "/empuje.json"
+        let base = "http://127.0.0.1:\(servidor.puerto)"
+        let proceso = try Escritorio.proceso(
+            [Self.python, Self.scriptDeEmpuje, base, resultado], carpeta: escenario.carpeta)
+        let fin = await proceso.esperar(limite: 240)
+        await servidor.parar()
+        #expect(fin.codigo == 0, "\(fin.error)")
+        let datos = try Data(contentsOf: URL(fileURLWithPath: resultado))
+        let visto = try #require(try JSONSerialization.jsonObject(with: datos) as? [String: Any])
+        #expect(visto["ambito"] as? String == base + "/")
+        // No page of the server was open when the push came.
+        #expect(visto["paginasAbiertas"] as? [String] == ["about:blank"])
+        let notificaciones = visto["notificaciones"] as? [[String: Any]] ?? []
+        #expect(notificaciones.count == 1, "\(visto)")
+        #expect(notificaciones.first?["titulo"] as? String == "¡Gol!")
+        #expect(notificaciones.first?["cuerpo"] as? String == "Marta (Rayo FC), minuto 60")
+        #expect(visto["clic"] as? Int == 0)
+        #expect(visto["abiertasTrasElClic"] as? [String] == [base + "/partidos/1"], "\(visto)")
     }
 
     /// The page a fan keeps open (issue 24): the list at phone width, a played match's
