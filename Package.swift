@@ -175,6 +175,7 @@ let package = Package(
             name: "AvisosTests",
             dependencies: [
                 "Avisos", "Motor", "Almacen", "Persistencia", "Torneo", "Sistema", "ApoyoDePruebas",
+                "Empuje",
             ]),
         .testTarget(
             name: "ImportadorTests",
