@@ -91,3 +91,8 @@ static inline int marcador_curl_mensaje_terminado(const CURLMsg *mensaje, CURLco
     *resultado = mensaje->data.result;
     return 1;
 }
+
+// The transfer a finished-transfer message is about.
+static inline CURL *marcador_curl_mensaje_easy(const CURLMsg *mensaje) {
+    return mensaje == NULL ? NULL : mensaje->easy_handle;
+}

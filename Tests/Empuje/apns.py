@@ -87,9 +87,10 @@ def respuesta_pedida(token):
 
 
 contadas = {}
+conexiones = [0]
 
 
-def atender(peticion):
+def atender(peticion, conexion_numero):
     cabeceras = peticion["cabeceras"]
     ruta = cabeceras.get(":path", "")
     token = ruta.rsplit("/", 1)[-1]
@@ -124,6 +125,7 @@ def atender(peticion):
                 json.dumps(
                     {
                         "token": token,
+                        "conexion": conexion_numero,
                         "cabeceras": {k: v for k, v in cabeceras.items() if k != "authorization"},
                         "jwt": error or "verificado",
                         "huella_jwt": hashlib.sha256(
@@ -141,7 +143,7 @@ def atender(peticion):
     return codigo, razon
 
 
-def conexion(tls):
+def conexion(tls, numero):
     h2c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
     h2c.initiate_connection()
     tls.sendall(h2c.data_to_send())
@@ -167,7 +169,7 @@ def conexion(tls):
                     h2c.acknowledge_received_data(evento.flow_controlled_length, evento.stream_id)
                 elif isinstance(evento, h2.events.StreamEnded):
                     peticion = flujos.pop(evento.stream_id)
-                    codigo, razon = atender(peticion)
+                    codigo, razon = atender(peticion, numero)
                     apns_id = peticion["cabeceras"].get("apns-id", "")
                     cuerpo = json.dumps({"reason": razon}).encode() if razon else b""
                     cabeceras = [(":status", str(codigo)), ("apns-id", apns_id)]
@@ -207,7 +209,8 @@ def main():
         if tls.selected_alpn_protocol() != "h2":
             tls.close()
             continue
-        threading.Thread(target=conexion, args=(tls,), daemon=True).start()
+        conexiones[0] += 1
+        threading.Thread(target=conexion, args=(tls, conexiones[0]), daemon=True).start()
 
 
 main()

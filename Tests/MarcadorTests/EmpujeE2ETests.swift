@@ -146,6 +146,10 @@ struct EmpujeE2ETests {
         #expect(enviado.codigo == 0, "\(enviado.error)")
 
         let peticiones = apns.peticiones()
+        // One connection for every request of the run: streams of one HTTP/2 connection, not a
+        // handshake each (9 requests to three devices, one notice sent twice).
+        let conexiones = Set(peticiones.compactMap { $0["conexion"] as? Int })
+        #expect(peticiones.count == 9 && conexiones.count == 1, "\(apns.registro)")
         for peticion in peticiones {
             #expect(peticion["jwt"] as? String == "verificado", "\(peticion)")
             #expect((peticion["problemas"] as? [String])?.isEmpty == true, "\(peticion)")

@@ -84,6 +84,12 @@ public struct CanalDispositivoAPNs: Notificador {
         return partes.joined(separator: "-")
     }
 
+    /// APNs' scheme, host and port: every device of this process shares one connection there.
+    var origen: String {
+        guard let direccion = try? DireccionWeb(credenciales.url) else { return credenciales.url }
+        return "\(direccion.esquema)://\(direccion.anfitrion):\(direccion.puertoEfectivo)"
+    }
+
     func peticion(_ aviso: AvisoDeGol, token jwt: String) throws -> PeticionHTTP {
         let carga = Self.carga(aviso)
         guard carga.count <= Self.maximoDeCarga else {
@@ -122,7 +128,12 @@ public struct CanalDispositivoAPNs: Notificador {
             }
             let respuesta: RespuestaHTTP
             do {
-                respuesta = try await ClienteHTTP.enviar(try peticion(aviso, token: jwt))
+                let pedida = try peticion(aviso, token: jwt)
+                if let conexion = ConexionHTTP2.para(origen: origen, ca: credenciales.ca) {
+                    respuesta = try await conexion.enviar(pedida)
+                } else {
+                    respuesta = try await ClienteHTTP.enviar(pedida)
+                }
             } catch let fallo as FalloHTTP {
                 // No answer: the same apns-id makes a repeat the same notification.
                 throw FalloDeEntrega("APNs: \(fallo)", reintentable: true)

@@ -108,7 +108,7 @@ public enum ClienteHTTP {
         return marcador_curl_cargar(api) == 0 ? UInt(bitPattern: api) : nil
     }()
 
-    private static var api: UnsafePointer<marcador_curl_api>? {
+    static var api: UnsafePointer<marcador_curl_api>? {
         direccionDeAPI.flatMap { UnsafePointer(bitPattern: $0) }
     }
 
@@ -155,7 +155,7 @@ public enum ClienteHTTP {
     }
 
     /// Collects what curl hands to the callbacks of one transfer.
-    private final class Recogida {
+    final class Recogida {
         var codigo = 0
         var cuerpo: [UInt8] = []
         var cabeceras: [String: String] = [:]
@@ -178,6 +178,43 @@ public enum ClienteHTTP {
             api.pointee.easy_cleanup(curl)
         }
         let recogida = Recogida()
+        let lista = try preparar(curl, peticion, recogida, api)
+        defer { api.pointee.slist_free_all(lista) }
+        guard control.registrar(multi: UInt(bitPattern: multi)) else { throw CancellationError() }
+        guard api.pointee.multi_add_handle(multi, curl) == CURLM_OK else {
+            throw FalloHTTP.conexion("libcurl no aceptó la transferencia")
+        }
+        var resultado = CURLE_OK
+        while true {
+            var enCurso: Int32 = 0
+            guard api.pointee.multi_perform(multi, &enCurso) == CURLM_OK else {
+                throw FalloHTTP.conexion("libcurl falló durante la transferencia")
+            }
+            if control.cancelada { throw CancellationError() }
+            if enCurso == 0 {
+                var quedan: Int32 = 0
+                while let mensaje = api.pointee.multi_info_read(multi, &quedan) {
+                    _ = marcador_curl_mensaje_terminado(mensaje, &resultado)
+                }
+                break
+            }
+            // Wait for the sockets, but never past libcurl's own next deadline (its timeouts
+            // are only noticed when it is called again).
+            var espera = 0
+            _ = api.pointee.multi_timeout(multi, &espera)
+            _ = api.pointee.multi_poll(
+                multi, nil, 0, Int32(espera < 0 ? 1000 : min(espera, 1000)), nil)
+            if control.cancelada { throw CancellationError() }
+        }
+        return try respuesta(curl, peticion, recogida, resultado, api)
+    }
+
+    /// Sets `curl` up for `peticion`, its callbacks writing into `recogida` (which must outlive
+    /// the transfer). Returns the header list, to free once the transfer is done.
+    static func preparar(
+        _ curl: UnsafeMutableRawPointer, _ peticion: PeticionHTTP, _ recogida: Recogida,
+        _ api: UnsafePointer<marcador_curl_api>
+    ) throws -> UnsafeMutablePointer<curl_slist>? {
         recogida.maximo = peticion.maximoDeBytes
         recogida.decidir = peticion.limiteSegunContenido
         let contexto = Unmanaged.passUnretained(recogida).toOpaque()
@@ -185,8 +222,20 @@ public enum ClienteHTTP {
         for (nombre, valor) in peticion.cabeceras {
             lista = api.pointee.slist_append(lista, "\(nombre): \(valor)")
         }
-        defer { api.pointee.slist_free_all(lista) }
+        do {
+            try configurar(curl, peticion, lista, contexto, api)
+        } catch {
+            api.pointee.slist_free_all(lista)
+            throw error
+        }
+        return lista
+    }
 
+    private static func configurar(
+        _ curl: UnsafeMutableRawPointer, _ peticion: PeticionHTTP,
+        _ lista: UnsafeMutablePointer<curl_slist>?, _ contexto: UnsafeMutableRawPointer,
+        _ api: UnsafePointer<marcador_curl_api>
+    ) throws {
         func opcion(_ codigo: CURLcode) throws {
             guard codigo == CURLE_OK else {
                 throw FalloHTTP.conexion(
@@ -249,32 +298,13 @@ public enum ClienteHTTP {
                 }
             }
         }
-        guard control.registrar(multi: UInt(bitPattern: multi)) else { throw CancellationError() }
-        guard api.pointee.multi_add_handle(multi, curl) == CURLM_OK else {
-            throw FalloHTTP.conexion("libcurl no aceptó la transferencia")
-        }
-        var resultado = CURLE_OK
-        while true {
-            var enCurso: Int32 = 0
-            guard api.pointee.multi_perform(multi, &enCurso) == CURLM_OK else {
-                throw FalloHTTP.conexion("libcurl falló durante la transferencia")
-            }
-            if control.cancelada { throw CancellationError() }
-            if enCurso == 0 {
-                var quedan: Int32 = 0
-                while let mensaje = api.pointee.multi_info_read(multi, &quedan) {
-                    _ = marcador_curl_mensaje_terminado(mensaje, &resultado)
-                }
-                break
-            }
-            // Wait for the sockets, but never past libcurl's own next deadline (its timeouts
-            // are only noticed when it is called again).
-            var espera = 0
-            _ = api.pointee.multi_timeout(multi, &espera)
-            _ = api.pointee.multi_poll(
-                multi, nil, 0, Int32(espera < 0 ? 1000 : min(espera, 1000)), nil)
-            if control.cancelada { throw CancellationError() }
-        }
+    }
+
+    /// The answer of a finished transfer, or why there is none.
+    static func respuesta(
+        _ curl: UnsafeMutableRawPointer, _ peticion: PeticionHTTP, _ recogida: Recogida,
+        _ resultado: CURLcode, _ api: UnsafePointer<marcador_curl_api>
+    ) throws -> (RespuestaHTTP, String?) {
         var estado = 0
         _ = marcador_curl_getinfo_long(api, curl, CURLINFO_RESPONSE_CODE, &estado)
         let codigo = estado != 0 ? estado : recogida.codigo
