@@ -89,8 +89,16 @@ struct EmpujeE2ETests {
     ]
 
     /// A scenario with APNs and Web Push configured against fresh stand-ins, notices on.
-    static func preparar() async throws -> (Escenario, Sustituto, Sustituto) {
-        let escenario = Escenario()
+    static func preparar(_ almacen: String = "SQLite") async throws -> (
+        Escenario, Sustituto, Sustituto
+    ) {
+        if almacen == "PostgreSQL" {
+            try #require(
+                ServidorPostgres.falta == nil, "PostgreSQL: \(ServidorPostgres.falta ?? "")")
+        }
+        let escenario =
+            almacen == "SQLite"
+            ? Escenario() : Escenario(db: try await ServidorPostgres.compartido().baseNueva())
         let p8 = escenario.carpeta + "/AuthKey_ABC123DEFG.p8"
         let openssl = try Proceso(
             ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8],
@@ -118,9 +126,11 @@ struct EmpujeE2ETests {
         return (escenario, apns, push)
     }
 
-    @Test(.enabled(if: falta == nil, Comment(rawValue: falta ?? "")), .timeLimit(.minutes(3)))
-    func cadaSeguidorRecibeSusGolesUnaVezYElMuertoSeVa() async throws {
-        let (escenario, apns, push) = try await Self.preparar()
+    @Test(
+        .enabled(if: falta == nil, Comment(rawValue: falta ?? "")), .timeLimit(.minutes(3)),
+        arguments: ["SQLite", "PostgreSQL"])
+    func cadaSeguidorRecibeSusGolesUnaVezYElMuertoSeVa(almacen: String) async throws {
+        let (escenario, apns, push) = try await Self.preparar(almacen)
         for argumentos in [
             ["dispositivos", "añadir", "apns", Self.tokenA],
             ["dispositivos", "añadir", "apns", Self.tokenToros, "--equipo", "Toros"],
@@ -219,15 +229,21 @@ struct EmpujeE2ETests {
 
     /// `jugar` killed with SIGKILL while APNs holds a request: nothing is lost, and at most that
     /// request is repeated, under the same `apns-id`.
-    @Test(.enabled(if: falta == nil, Comment(rawValue: falta ?? "")), .timeLimit(.minutes(3)))
-    func unKillDuranteLaEntregaNoPierdeNadaYRepiteComoMuchoLaEnVuelo() async throws {
-        let (escenario, apns, _) = try await Self.preparar()
+    @Test(
+        .enabled(if: falta == nil, Comment(rawValue: falta ?? "")), .timeLimit(.minutes(3)),
+        arguments: ["SQLite", "PostgreSQL"])
+    func unKillDuranteLaEntregaNoPierdeNadaYRepiteComoMuchoLaEnVuelo(almacen: String) async throws {
+        let (escenario, apns, _) = try await Self.preparar(almacen)
         let r = try await escenario.marcador("dispositivos", "añadir", "apns", Self.tokenA)
         #expect(r.codigo == 0)
         // The first request is answered only after 60 s: the kill lands while it is in flight.
         try apns.responder(#"{"\#(Self.tokenA)": [[200, null, 60], [200]]}"#)
         let jugar = try escenario.lanzar("jugar", "1", "--ms-por-minuto", "0")
         #expect(await esperarQue { !apns.peticiones("recibidas.jsonl").isEmpty })
+        // The match itself is over (every notice is in the outbox) while its first delivery is
+        // still in flight: the kill interrupts the delivery, not the match.
+        #expect(await jugar.esperarTexto("Partido terminado", enSalida: true, limite: 60))
+        #expect(apns.peticiones().isEmpty)
         jugar.senal(SIGKILL)
         _ = await jugar.esperar()
         let enviado = try await escenario.marcador("avisos", "enviar")
