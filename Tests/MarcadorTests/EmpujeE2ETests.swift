@@ -148,12 +148,20 @@ struct EmpujeE2ETests {
         try apns.responder(
             #"{"\#(Self.tokenMuerto)": [410, "Unregistered"], "#
                 + #""\#(Self.tokenA)": [[403, "ExpiredProviderToken"], [200]]}"#)
+        // The push service is busy at first: 429 with Retry-After 1, then it takes them.
+        try push.responder(#"{"1": [429, 201]}"#)
         let jugado = try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0")
         #expect(jugado.codigo == 0, "\(jugado.error)")
-        // What is delivered in `jugar` is delivered before it ends; anything retried would
-        // come with `avisos enviar`, which must find nothing left.
-        let enviado = try await escenario.marcador("avisos", "enviar")
-        #expect(enviado.codigo == 0, "\(enviado.error)")
+        // `jugar` leaves retries to other dispatchers: the browser's first goal waits its
+        // Retry-After, the later ones behind it; `avisos enviar` delivers them once due.
+        var envios: [Int32] = []
+        let llegaron = await esperarQue {
+            let enviado = try? await escenario.marcador("avisos", "enviar")
+            envios.append(enviado?.codigo ?? -1)
+            return push.peticiones().filter { $0["respuesta"] as? Int == 201 }.count == 5
+        }
+        #expect(llegaron, "\(push.registro)")
+        #expect(envios.allSatisfy { $0 == 0 }, "\(envios)")
 
         let peticiones = apns.peticiones()
         // One connection for every request of the run: streams of one HTTP/2 connection, not a
@@ -215,7 +223,10 @@ struct EmpujeE2ETests {
             #expect(cabeceras["TTL"] == "600" && cabeceras["Urgency"] == "high")
             #expect((cabeceras["Topic"]?.count ?? 99) <= 32)
         }
-        let descifrados = mensajes.compactMap { $0["mensaje"] as? [String: Any] }
+        #expect(mensajes.first?["respuesta"] as? Int == 429)
+        let descifrados = mensajes.filter { $0["respuesta"] as? Int == 201 }.compactMap {
+            $0["mensaje"] as? [String: Any]
+        }
         #expect(
             descifrados.compactMap { $0["cuerpo"] as? String } == Self.golesDelPartido1,
             "\(push.registro)")
