@@ -84,6 +84,21 @@ struct PeticionesDeEmpujeTests {
         #expect(normal["apns-id"]?.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
     }
 
+    @Test func soloSeNombraUnAdjuntoQueElTelefonoPuedeDescargar() throws {
+        let privado = AvisoDeGol(
+            identificador: "gol-35-Luis", titulo: "¡Gol!", cuerpo: "Luis (Rayo FC), minuto 35",
+            partidoId: 1, minuto: MinutoDeJuego(35), jugador: "Luis", equipo: "Rayo FC",
+            marcador: Marcador(local: 2, visitante: 1), adjunto: "semilla:gol.gif")
+        #expect(DocumentoDeEmpuje.adjunto(privado) == nil)
+        #expect(DocumentoDeEmpuje.adjunto(Self.aviso()) == "https://cdn.example/gol.gif")
+        let conClave = AvisoDeGol(
+            identificador: "x", titulo: "¡Gol!", cuerpo: "x", partidoId: 1,
+            minuto: MinutoDeJuego(1), jugador: "x", equipo: "x",
+            marcador: Marcador(local: 1, visitante: 0),
+            adjunto: "https://yo:secreto@cdn.example/a.gif")
+        #expect(DocumentoDeEmpuje.adjunto(conClave) == "https://cdn.example/a.gif")
+    }
+
     @Test func unAvisoDeMasDe4096BytesNoSaleNiSeReintenta() throws {
         let canal = CanalDispositivoAPNs(
             canal: "apns-1", token: "ab12", credenciales: try Self.credenciales(),

@@ -66,7 +66,7 @@ public struct CanalDispositivoAPNs: Notificador {
                     interruptionLevel: aviso.tranquilo ? "passive" : nil),
                 identificador: aviso.identificador, partido: aviso.partidoId,
                 tipo: aviso.tipo.rawValue,
-                adjunto: aviso.adjunto.map(DireccionWeb.sinCredenciales)))
+                adjunto: DocumentoDeEmpuje.adjunto(aviso)))
     }
 
     /// `apns-id`: the same for the same notice on the same device, whoever sends it, so a

@@ -52,7 +52,7 @@ public struct CanalWebPush: Notificador {
                 partido: dePartido ? aviso.partidoId : nil, tipo: aviso.tipo.rawValue,
                 url: dePartido ? "/partidos/\(aviso.partidoId)" : "/",
                 tranquilo: aviso.tranquilo ? true : nil,
-                adjunto: aviso.adjunto.map(DireccionWeb.sinCredenciales)))
+                adjunto: DocumentoDeEmpuje.adjunto(aviso)))
     }
 
     /// The push service's origin, VAPID's `aud`.

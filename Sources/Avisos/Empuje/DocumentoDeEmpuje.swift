@@ -11,6 +11,15 @@ enum DocumentoDeEmpuje {
         return (try? codificador.encode(valor)).map(Array.init) ?? Array("{}".utf8)
     }
 
+    /// The attachment's address as a phone or a browser can fetch it: an http(s) URL without
+    /// credentials; none for what only this machine can read (the seeds' `semilla:gol.gif`).
+    static func adjunto(_ aviso: AvisoDeGol) -> String? {
+        guard let adjunto = aviso.adjunto, let direccion = try? DireccionWeb(adjunto) else {
+            return nil
+        }
+        return direccion.sinCredenciales
+    }
+
     /// The notice's key (the goal's, shared by its annulment and its corrections) in at most
     /// `maximo` characters of base64url: itself when it fits and is already in that alphabet,
     /// else its SHA-256 (RFC 8030's `Topic` allows 32 such characters, APNs' collapse id 64
