@@ -27,6 +27,8 @@ struct BaseDeDatosRotaE2ETests {
         for comando in [
             ["partidos"], ["registro"], ["partidos", "--json"], canal + ["--retraso", "5"],
             canal + ["--avisar", "recordatorio", "--antes", "15m"],
+            ["dispositivos", "añadir", "apns", String(repeating: "ab", count: 32)],
+            ["empuje", "webpush", "--contacto", "mailto:ops@ejemplo.es"], ["empuje"],
         ] {
             let resultado = try await escenario.marcadorSinDB(["--db", escenario.db] + comando)
             #expect(resultado.codigo == 74, "\(comando)")
@@ -104,6 +106,8 @@ struct BaseDeDatosRotaE2ETests {
         for comando in [
             ["avisos", "activar"], ["jugar", "1", "--ms-por-minuto", "0"],
             canal + ["--retraso", "5"], canal + ["--avisar", "recordatorio", "--antes", "15m"],
+            ["dispositivos", "añadir", "apns", String(repeating: "ab", count: 32)],
+            ["empuje", "webpush", "--contacto", "mailto:ops@ejemplo.es"],
         ] {
             let resultado = try await escenario.marcadorSinDB(["--db", ruta] + comando)
             #expect(resultado.codigo == 74, "\(comando)")

@@ -277,6 +277,25 @@ struct EmpujeE2ETests {
         #expect(repetidos.values.allSatisfy { $0.count == 2 })
     }
 
+    /// TLS is verified, never switched off: without the stand-in's CA nothing reaches it, and
+    /// the log says why.
+    @Test(.enabled(if: falta == nil, Comment(rawValue: falta ?? "")), .timeLimit(.minutes(3)))
+    func sinLaCAQueLoFirmaNoSeHablaConElServidor() async throws {
+        let (escenario, apns, _) = try await Self.preparar()
+        let p8 = escenario.carpeta + "/AuthKey_ABC123DEFG.p8"
+        let sinCA = try await escenario.marcador(
+            "empuje", "apns", "--clave", p8, "--id-clave", "ABC123DEFG", "--equipo",
+            "DEF123GHIJ", "--tema", "es.ejemplo.marcador", "--url",
+            "https://127.0.0.1:\(apns.puerto)")
+        #expect(sinCA.codigo == 0)
+        #expect(
+            try await escenario.marcador("dispositivos", "añadir", "apns", Self.tokenA).codigo == 0)
+        #expect(try await escenario.marcador("jugar", "1", "--ms-por-minuto", "0").codigo == 0)
+        #expect(apns.peticiones().isEmpty)
+        let registro = try await escenario.marcador("registro").salida
+        #expect(registro.contains("falló la conexión segura (TLS)"), "\(registro)")
+    }
+
     /// Bad input: tokens, subscriptions and keys that are not what they say are refused with
     /// the documented status, and the store is left as it was.
     @Test(.enabled(if: falta == nil, Comment(rawValue: falta ?? "")))

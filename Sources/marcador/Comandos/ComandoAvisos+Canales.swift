@@ -56,6 +56,32 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
     @Bandera("--reemplazar", ayuda: "Sustituye al canal que ya tenga ese nombre.")
     var reemplazar: Bool
 
+    var filtro = OpcionesDeFiltro()
+
+    @Opcion(
+        "--antes",
+        ayuda:
+            "Cuánto antes del saque llega el recordatorio «Empieza pronto» (clase recordatorio): 90s, 15m, 2h (por defecto, 15m)."
+    )
+    var antes: Antelacion?
+
+    /// Stores the channel (the core checks its name, what it follows and that it works here).
+    @MainActor
+    func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
+        -> CodigoDeSalida
+    {
+        let guardado = try contexto.nucleo().anadirCanal(
+            tipo, nombre: nombre, ajustes: ajustes, seguimiento: filtro.seguimiento.leido,
+            reemplazar: reemplazar, avisar: filtro.avisar?.clases,
+            horasTranquilas: filtro.horasTranquilas, retraso: filtro.retraso ?? 0, antes: antes)
+        contexto.terminal.linea(Frases.canalGuardado(guardado, tipo, reemplazado: reemplazar))
+        return .ok
+    }
+}
+
+/// What a channel or a device follows and how its notices come (§10, §15): the same options
+/// for `avisos canales añadir` and `dispositivos añadir`.
+struct OpcionesDeFiltro: GrupoDeOpciones {
     var seguimiento = OpcionesDeSeguimiento()
 
     @Opcion(
@@ -78,26 +104,6 @@ struct OpcionesDeCanalNuevo: GrupoDeOpciones {
             "Segundos que esperan sus avisos tras el momento del partido, para no adelantarse a una retransmisión que va con retraso (de 0 a 3600; por defecto, 0)."
     )
     var retraso: Double?
-
-    @Opcion(
-        "--antes",
-        ayuda:
-            "Cuánto antes del saque llega el recordatorio «Empieza pronto» (clase recordatorio): 90s, 15m, 2h (por defecto, 15m)."
-    )
-    var antes: Antelacion?
-
-    /// Stores the channel (the core checks its name, what it follows and that it works here).
-    @MainActor
-    func guardar(_ tipo: TipoDeCanal, _ ajustes: AjustesDeCanal, en contexto: Contexto) throws
-        -> CodigoDeSalida
-    {
-        let guardado = try contexto.nucleo().anadirCanal(
-            tipo, nombre: nombre, ajustes: ajustes, seguimiento: seguimiento.leido,
-            reemplazar: reemplazar, avisar: avisar?.clases, horasTranquilas: horasTranquilas,
-            retraso: retraso ?? 0, antes: antes)
-        contexto.terminal.linea(Frases.canalGuardado(guardado, tipo, reemplazado: reemplazar))
-        return .ok
-    }
 }
 
 /// A delivery's time limit, for the channels that can hang.

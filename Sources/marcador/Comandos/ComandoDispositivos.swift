@@ -53,32 +53,13 @@ struct ComandoDispositivos: Comando {
 
 /// The filters a device takes, like a channel (§10/§15).
 struct OpcionesDeDispositivo: GrupoDeOpciones {
-    var seguimiento = OpcionesDeSeguimiento()
-
-    @Opcion(
-        "--avisar",
-        ayuda:
-            "Qué avisos recibe: goles, anulados, rojas, alineaciones, inicio, descanso, final y recordatorio, separados por comas (por defecto, goles,anulados)."
-    )
-    var avisar: ClasesElegidas?
-
-    @Opcion(
-        "--horas-tranquilas",
-        ayuda:
-            "Horas (en tu zona) en que los avisos llegan sin sonido (prioridad baja): 23:00-08:00."
-    )
-    var horasTranquilas: HorasTranquilas?
-
-    @Opcion(
-        "--retraso", marcador: "SEGUNDOS", rango: 0...3600, unidad: " segundos",
-        ayuda: "Segundos que esperan sus avisos tras el momento del partido (de 0 a 3600).")
-    var retraso: Double?
+    var filtro = OpcionesDeFiltro()
 
     @MainActor
     var leidas: PreferenciasDeDispositivo {
         PreferenciasDeDispositivo(
-            seguimiento: seguimiento.leido, avisar: avisar?.clases,
-            horasTranquilas: horasTranquilas, retraso: retraso ?? 0)
+            seguimiento: filtro.seguimiento.leido, avisar: filtro.avisar?.clases,
+            horasTranquilas: filtro.horasTranquilas, retraso: filtro.retraso ?? 0)
     }
 
     @MainActor
