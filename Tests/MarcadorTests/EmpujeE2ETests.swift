@@ -258,8 +258,16 @@ struct EmpujeE2ETests {
         #expect(apns.peticiones().isEmpty)
         jugar.senal(SIGKILL)
         _ = await jugar.esperar()
-        let enviado = try await escenario.marcador("avisos", "enviar")
-        #expect(enviado.codigo == 0, "\(enviado.error)")
+        // Other dispatchers take over what the dead one held (a loaded CI run needed more than
+        // one drain: the first delivered only the interrupted notice), until every goal is in.
+        var envios: [Int32] = []
+        let entregados = await esperarQue(limite: .seconds(90)) {
+            let enviado = try? await escenario.marcador("avisos", "enviar")
+            envios.append(enviado?.codigo ?? -1)
+            return apns.peticiones().filter { $0["respuesta"] as? Int == 200 }.count >= 5
+        }
+        #expect(entregados, "\(apns.registro)")
+        #expect(envios.allSatisfy { $0 == 0 }, "\(envios)")
         let respondidas = apns.peticiones()
         let recibidas = apns.peticiones("recibidas.jsonl")
         let cuerpos = respondidas.filter { $0["respuesta"] as? Int == 200 }.compactMap {
