@@ -10,7 +10,6 @@ request is logged in CARPETA/recibidas.jsonl as it arrives.
 Usage: apns.py CARPETA P8 KID TEAM TOPIC
 Writes CARPETA/ca.pem, then CARPETA/puerto when it listens; one JSON line per request in
 CARPETA/peticiones.jsonl (headers, payload, whether the token verified, the answer)."""
-import base64
 import hashlib
 import json
 import os
@@ -23,21 +22,15 @@ import time
 import h2.config
 import h2.connection
 import h2.events
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.hazmat.primitives import serialization
 
 import certificado
+from comun import Respuestas, b64, firma_valida
 
 carpeta, ruta_p8, kid, equipo, tema = sys.argv[1:6]
 with open(ruta_p8, "rb") as f:
     publica = serialization.load_pem_private_key(f.read(), None).public_key()
 cerrojo = threading.Lock()
-
-
-def b64(texto):
-    return base64.urlsafe_b64decode(texto + "=" * (-len(texto) % 4))
 
 
 def comprobar_token(autorizacion):
@@ -48,35 +41,18 @@ def comprobar_token(autorizacion):
     if len(partes) != 3:
         return "InvalidProviderToken"
     cabecera, reclamaciones = json.loads(b64(partes[0])), json.loads(b64(partes[1]))
-    firma = b64(partes[2])
     if cabecera.get("alg") != "ES256" or cabecera.get("kid") != kid:
         return "InvalidProviderToken"
     if reclamaciones.get("iss") != equipo or abs(time.time() - reclamaciones.get("iat", 0)) > 3600:
         return "InvalidProviderToken"
-    if len(firma) != 64:
-        return "InvalidProviderToken"
-    der = encode_dss_signature(int.from_bytes(firma[:32], "big"), int.from_bytes(firma[32:], "big"))
-    try:
-        publica.verify(der, f"{partes[0]}.{partes[1]}".encode(), ec.ECDSA(hashes.SHA256()))
-    except InvalidSignature:
+    if not firma_valida(publica, partes):
         return "InvalidProviderToken"
     return None
 
 
 def respuesta_pedida(token):
     """(status, reason, seconds to wait before answering)."""
-    try:
-        with open(f"{carpeta}/respuestas.json") as f:
-            pedidas = json.load(f)
-    except FileNotFoundError:
-        return 200, None, 0
-    pedida = pedidas.get(token)
-    if isinstance(pedida, list) and pedida and isinstance(pedida[0], list):
-        # One answer per request, the last one repeated.
-        with cerrojo:
-            usadas = contadas.get(token, 0)
-            contadas[token] = usadas + 1
-        pedida = pedida[min(usadas, len(pedida) - 1)]
+    pedida = respuestas.pedida(token)
     if not pedida:
         return 200, None, 0
     return (
@@ -86,7 +62,7 @@ def respuesta_pedida(token):
     )
 
 
-contadas = {}
+respuestas = Respuestas(carpeta, lambda p: isinstance(p, list) and p and isinstance(p[0], list))
 conexiones = [0]
 
 

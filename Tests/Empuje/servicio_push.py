@@ -19,21 +19,15 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 import certificado
+from comun import Respuestas, b64, firma_valida
 
 carpeta, cuantas = sys.argv[1], int(sys.argv[2])
 cerrojo = threading.Lock()
-contadas = {}
 suscripciones = {}
-
-
-def b64(texto):
-    return base64.urlsafe_b64decode(texto + "=" * (-len(texto) % 4))
 
 
 def b64e(datos):
@@ -56,11 +50,7 @@ def comprobar_vapid(autorizacion, origen):
     cabecera, reclamaciones = json.loads(b64(trozos[0])), json.loads(b64(trozos[1]))
     if cabecera.get("alg") != "ES256":
         return "alg"
-    firma = b64(trozos[2])
-    der = encode_dss_signature(int.from_bytes(firma[:32], "big"), int.from_bytes(firma[32:], "big"))
-    try:
-        publica.verify(der, f"{trozos[0]}.{trozos[1]}".encode(), ec.ECDSA(hashes.SHA256()))
-    except InvalidSignature:
+    if not firma_valida(publica, trozos):
         return "firma"
     if reclamaciones.get("aud") != origen:
         return f"aud {reclamaciones.get('aud')} en vez de {origen}"
@@ -73,18 +63,10 @@ def comprobar_vapid(autorizacion, origen):
 
 
 def respuesta_pedida(clave):
-    try:
-        with open(f"{carpeta}/respuestas.json") as f:
-            pedidas = json.load(f)
-    except FileNotFoundError:
-        return 201
-    pedida = pedidas.get(clave)
-    if isinstance(pedida, list) and pedida:
-        with cerrojo:
-            usadas = contadas.get(clave, 0)
-            contadas[clave] = usadas + 1
-        return pedida[min(usadas, len(pedida) - 1)]
-    return pedida or 201
+    return respuestas.pedida(clave) or 201
+
+
+respuestas = Respuestas(carpeta, lambda p: isinstance(p, list) and bool(p))
 
 
 class Manejador(BaseHTTPRequestHandler):
