@@ -28,6 +28,7 @@ public struct TiendaSQL<Cola: ColaSQL>: Tienda {
     public var partidos: any PartidosRepositorio { PartidosSQL(cola) }
     public var ejecuciones: any Ejecuciones { EjecucionesSQL(cola) }
     public var buzon: any Buzon { BuzonSQL(cola) }
+    public var difusiones: any Difusiones { DifusionSQL(cola) }
     public var cambios: any Cambios { CambiosSQL(cola) }
     public var mantenimiento: any Mantenimiento { MantenimientoSQL(cola) }
     public var importacion: any Importacion { ImportacionSQL(cola) }

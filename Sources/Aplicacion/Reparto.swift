@@ -42,6 +42,34 @@ public struct Reparto: Sendable {
             permitido: { try repositorio.avisosPermitidos() })
     }
 
+    /// The device sender beside `despachador` (contract.md §20), holding its leases under the
+    /// same name, so the dead-owner rule gives back both at once.
+    public func difusor(para despachador: Despachador) throws -> Difusor {
+        let tienda = nucleo.tienda
+        let repositorio = tienda.partidos
+        let registro = nucleo.registro()
+        let empuje = try nucleo.credencialesDeEmpuje()
+        let entorno = nucleo.entorno
+        var configuracion = Difusor.Configuracion()
+        configuracion.soloPrimerosIntentos = despachador.configuracion.soloPrimerosIntentos
+        configuracion.politica = despachador.configuracion.politica
+        configuracion.caducidad = despachador.configuracion.caducidad
+        if let conexiones = entorno["MARCADOR_CONEXIONES"].flatMap(Int.init), conexiones > 0 {
+            configuracion.conexiones = min(conexiones, 64)
+        }
+        let ahora: @Sendable () -> Double = { tienda.ahora() }
+        return Difusor(
+            difusiones: tienda.difusiones, registro: registro, configuracion: configuracion,
+            // Its poll is a safety net on real time: tests that drive the match's clock by
+            // hand count that clock's sleepers, and this one is not theirs.
+            arrendatario: despachador.arrendatario, ahora: ahora, reloj: .continuo,
+            crear: { canal, conexion in
+                FabricaDeCanales.crear(
+                    canal, entorno: entorno, registro: registro, empuje: empuje,
+                    conexion: conexion, ahora: ahora)
+            }, permitido: { try repositorio.avisosPermitidos() })
+    }
+
     /// The attachment fetcher every dispatcher of this program uses (none without a cache
     /// folder of the user's own).
     func enriquecedor() throws -> Enriquecedor? {
@@ -62,11 +90,15 @@ public struct Reparto: Sendable {
         let tienda = nucleo.tienda
         let buzon = tienda.buzon
         let registro = nucleo.registro()
+        let difusor = try difusor(para: despachador)
         despachador.arrancar()
+        difusor.arrancar()
         // A new delivery rings at once: on PostgreSQL through LISTEN, naming its channel; on
         // SQLite through a watch of the write-ahead log (any commit, every lane). The poll stays
         // as the safety net.
-        let escucha = tienda.escuchar(.entregas) { canal in despachador.despertar(canal: canal) }
+        let escucha = tienda.escuchar(.entregas) { canal in
+            Self.despertar(despachador, difusor, canal: canal)
+        }
         defer { escucha?.parar() }
         do {
             var configurados = try buzon.canales()
@@ -96,10 +128,20 @@ public struct Reparto: Sendable {
                 if vueltas % 300 == 1 { mantener("podar la base") { try nucleo.podarSiToca() } }
             }
         } catch {
+            await difusor.detener()
             await despachador.detener(plazo: .zero)
             throw error
         }
+        await difusor.detener()
         return await despachador.detener(plazo: .zero)
+    }
+
+    /// A ring of the outbox: `difusion` is for the device sender, a channel's name for its lane,
+    /// nothing for everyone.
+    static func despertar(_ despachador: Despachador, _ difusor: Difusor, canal: String) {
+        if canal == "difusion" { return difusor.despertar() }
+        if canal.isEmpty { difusor.despertar() }
+        despachador.despertar(canal: canal)
     }
 
     /// Runs a housekeeping step; a failure is one log line, and the step is tried at its next
@@ -123,7 +165,11 @@ public struct Reparto: Sendable {
         // What was pending at the start: with the store gone at the end, what is left is told
         // from it (at most that, less what this drain settled).
         let alEmpezar = (try? buzon.pendientesPorCanal(ejecucion: nil))?.values.reduce(0, +)
-        let resumen = try await despachador.enviarPendientes()
+        let difusor = try difusor(para: despachador)
+        let hasta = nucleo.ahora()
+        async let aDispositivos = difusor.drenar(hasta: hasta)
+        var resumen = try await despachador.enviarPendientes()
+        resumen += await aDispositivos
         if Task.isCancelled || resumen.fallosDeTienda > 0 {
             // A store that is gone cannot take them back: then the leases run out.
             _ = try? buzon.liberar(
@@ -187,6 +233,7 @@ public struct Reparto: Sendable {
 @MainActor
 public final class RepartoEnProceso: Servicio {
     public let despachador: Despachador
+    let difusor: Difusor
     let buzon: any Buzon
     let tienda: any Tienda
     let cierre: Cierre
@@ -205,7 +252,9 @@ public final class RepartoEnProceso: Servicio {
         configuracion.soloPrimerosIntentos = true
         despachador = try reparto.despachador(
             configuracion: configuracion, propios: propios, registro: registro)
+        difusor = try reparto.difusor(para: despachador)
         despachador.arrancar()
+        difusor.arrancar()
     }
 
     /// The run whose process-local deliveries (the banner) this process owns.
@@ -215,14 +264,15 @@ public final class RepartoEnProceso: Servicio {
     }
 
     public func run() async {
-        let despachador = self.despachador
+        let (despachador, difusor) = (self.despachador, self.difusor)
         let escucha = tienda.escucharEsteProceso(.entregas) { canal in
-            despachador.despertar(canal: canal)
+            Reparto.despertar(despachador, difusor, canal: canal)
         }
         await hastaQueLoParen()
         escucha?.parar()
         let (buzon, ejecucion, cierre) = (self.buzon, self.ejecucion, self.cierre)
         pendientes = await cierre.conGracia {
+            await difusor.detener(plazo: cierre.plazo(.milliseconds(500)))
             await despachador.detener(plazo: cierre.plazo(.milliseconds(500)))
             var pendientes = (try? buzon.pendientesPorCanal(ejecucion: ejecucion)) ?? [:]
             pendientes[TipoDeCanal.nombreTerminal] = nil

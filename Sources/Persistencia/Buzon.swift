@@ -89,8 +89,19 @@ public protocol Buzon: Sendable {
     /// The earliest time a pending delivery of `canal` becomes due (or its lease ends).
     func proximoVencimiento(canal: String) throws -> Double?
 
-    /// Every configured channel, by name.
+    /// Every configured channel, by name; devices are not among them (`dispositivos`).
     func canales() throws -> [CanalConfigurado]
+
+    /// Every device (contract.md §19), by id.
+    func dispositivos() throws -> [CanalConfigurado]
+
+    /// The type of channel or device `nombre`, `nil` when there is none.
+    func existe(_ nombre: String) throws -> TipoDeCanal?
+
+    /// Adds or replaces `canales` in one transaction (`dispositivos importar`).
+    /// - Returns: how many were new.
+    @discardableResult
+    func guardar(_ canales: [CanalConfigurado]) throws -> Int
 
     /// Adds a channel; an existing name is replaced only with `reemplazar`.
     /// - Returns: `false` when the name exists and `reemplazar` is off (nothing changed).

@@ -15,6 +15,7 @@ public protocol Tienda: Sendable {
     var partidos: any PartidosRepositorio { get }
     var ejecuciones: any Ejecuciones { get }
     var buzon: any Buzon { get }
+    var difusiones: any Difusiones { get }
     var cambios: any Cambios { get }
     var mantenimiento: any Mantenimiento { get }
     var importacion: any Importacion { get }

@@ -52,6 +52,7 @@ struct TiendaCambiada: Tienda {
     var partidos: any PartidosRepositorio { base.partidos }
     var ejecuciones: any Ejecuciones { base.ejecuciones }
     var buzon: any Buzon { buzonPropio ?? base.buzon }
+    var difusiones: any Difusiones { base.difusiones }
     var cambios: any Cambios { base.cambios }
     var mantenimiento: any Mantenimiento { base.mantenimiento }
     var importacion: any Importacion { base.importacion }

@@ -190,6 +190,9 @@ struct EnvioFallidoTests {
         }
         func proximoVencimiento(canal: String) throws -> Double? { nil }
         func canales() throws -> [CanalConfigurado] { try base.canales() }
+        func dispositivos() throws -> [CanalConfigurado] { try base.dispositivos() }
+        func existe(_ nombre: String) throws -> TipoDeCanal? { try base.existe(nombre) }
+        func guardar(_ canales: [CanalConfigurado]) throws -> Int { try base.guardar(canales) }
         func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool { false }
         func cambiarFiltros(_ nombre: String, _ filtros: FiltrosDeCanal) throws -> Bool { false }
         func encolarPrueba(canal: String?, ahora: Double) throws -> Int { 0 }

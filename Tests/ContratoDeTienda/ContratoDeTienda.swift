@@ -363,32 +363,74 @@
             #expect(
                 try buzon.guardarCredenciales(["vapid.privada": "dos", "x": nil], siFalta: false)
                     == ["vapid.privada": "dos"])
-            let movil = CanalConfigurado(
-                nombre: "apns-0123456789", tipo: .dispositivoAPNs, ajustes: #"{"token":"ab"}"#)
-            #expect(try buzon.guardar(movil, reemplazar: false))
-            _ = try await Self.jugarPartidoUno(tienda)
-            var reclamo = Self.reclamo("uno")
-            reclamo.canal = movil.nombre
-            let lote = try buzon.reclamar(reclamo)
-            #expect(lote.count == 5)
-            let guardado = try buzon.registrar(
-                [
-                    ResultadoDeEntrega(
-                        avisoId: lote[0].avisoId, canal: movil.nombre,
-                        desenlace: .retirada(error: "APNs 410 Unregistered"))
-                ], arrendatario: "uno", ahora: segundosUnix())
-            #expect(guardado.guardados == 1)
-            #expect(try !buzon.canales().contains { $0.nombre == movil.nombre })
-            #expect(
-                try buzon.entregas(aviso: lote[0].avisoId).first { $0.canal == movil.nombre }?
-                    .estado == .fallida)
-            for entrega in lote.dropFirst() {
-                let suya = try buzon.entregas(aviso: entrega.avisoId).first {
-                    $0.canal == movil.nombre
-                }
-                #expect(suya?.estado == .descartada)
-                #expect(suya?.ultimoError == "dispositivo retirado")
+            // Three phones and a browser: each notice reaches them by shards (§20), never
+            // a delivery row each.
+            let moviles = ["apns-0000000001", "apns-0000000002", "apns-0000000003"].map {
+                CanalConfigurado(nombre: $0, tipo: .dispositivoAPNs, ajustes: #"{"token":"ab"}"#)
             }
+            #expect(try buzon.guardar(moviles) == 3)
+            #expect(try buzon.guardar(moviles) == 0)
+            #expect(try buzon.existe("apns-0000000002") == .dispositivoAPNs)
+            #expect(try buzon.canales().allSatisfy { !$0.tipo.esDispositivo })
+            #expect(try buzon.dispositivos().map(\.nombre) == moviles.map(\.nombre))
+            _ = try await Self.jugarPartidoUno(tienda)
+            let difusiones = tienda.difusiones
+            #expect(try difusiones.recuentoDeDifusion(aviso: nil).pendientes == 5)
+            let ahora = segundosUnix()
+            func reclamar(_ quien: String) throws -> TramoReclamado? {
+                try difusiones.reclamarTramo(
+                    ReclamoDeTramo(arrendatario: quien, ahora: ahora, arriendo: 60))
+            }
+            let primero = try #require(try reclamar("uno"))
+            #expect(primero.tipo == .dispositivoAPNs)
+            #expect(primero.aviso.identificador == "gol-10-Ana")
+            #expect(primero.equipo == "Rayo FC")
+            // The run's next notice waits until this one has reached every device.
+            #expect(try reclamar("dos") == nil)
+            let todos = try difusiones.dispositivos(de: primero, despues: nil, limite: 10)
+            #expect(todos.map(\.canal.nombre) == moviles.map(\.nombre))
+            var avance = AvanceDeTramo(tramo: primero)
+            avance.cursor = moviles[0].nombre
+            avance.entregadas = 1
+            #expect(try difusiones.avanzar(avance, arrendatario: "uno", ahora: ahora, arriendo: 60))
+            #expect(
+                try !difusiones.avanzar(avance, arrendatario: "dos", ahora: ahora, arriendo: 60))
+            // Its holder is gone: the next one resumes after the cursor.
+            #expect(try buzon.liberar(arrendatario: "uno", canal: nil, ahora: ahora) == 1)
+            let retomado = try #require(try reclamar("dos"))
+            #expect(retomado.id == primero.id)
+            #expect(retomado.cursor == moviles[0].nombre)
+            #expect(
+                try difusiones.dispositivos(de: retomado, despues: nil, limite: 10).map(
+                    \.canal.nombre) == [moviles[1].nombre, moviles[2].nombre])
+            // The second phone is gone, the third is tried again later, on its own.
+            avance = AvanceDeTramo(tramo: retomado)
+            avance.cursor = moviles[2].nombre
+            avance.retirados = [moviles[1].nombre]
+            avance.reintentos = [
+                .init(dispositivo: moviles[2].nombre, cuando: ahora, error: "APNs 503")
+            ]
+            avance.final = .entregada
+            #expect(try difusiones.avanzar(avance, arrendatario: "dos", ahora: ahora, arriendo: 60))
+            #expect(try buzon.existe(moviles[1].nombre) == nil)
+            // The retry is older than the second notice's shard: it comes first.
+            let reintento = try #require(try reclamar("uno"))
+            #expect(reintento.unico && reintento.desde == moviles[2].nombre)
+            #expect(reintento.intento == 2)
+            let segundo = try #require(try reclamar("uno"))
+            #expect(!segundo.unico && segundo.avisoId > primero.avisoId)
+            // The third phone waits behind its retry of the first notice.
+            #expect(
+                try difusiones.dispositivos(de: segundo, despues: nil, limite: 10).map {
+                    "\($0.canal.nombre) \($0.detras)"
+                } == ["\(moviles[0].nombre) false", "\(moviles[2].nombre) true"])
+            var hecho = AvanceDeTramo(tramo: reintento)
+            hecho.entregadas = 1
+            hecho.final = .entregada
+            #expect(try difusiones.avanzar(hecho, arrendatario: "uno", ahora: ahora, arriendo: 60))
+            let recuento = try difusiones.recuentoDeDifusion(aviso: primero.avisoId)
+            #expect(recuento.tramos[.entregada] == 2)
+            #expect(recuento.entregadas == 2 && recuento.retiradas == 1)
         }
 
         func canalesYSeguimiento(_ tienda: any Tienda) throws {

@@ -164,10 +164,11 @@ struct EmpujeE2ETests {
         #expect(envios.allSatisfy { $0 == 0 }, "\(envios)")
 
         let peticiones = apns.peticiones()
-        // One connection for every request of the run: streams of one HTTP/2 connection, not a
-        // handshake each (9 requests to three devices, one notice sent twice).
+        // Streams of a few HTTP/2 connections kept open, not a handshake each: at most the
+        // four per provider and process of contract.md §20 (9 requests to three devices, one
+        // notice sent twice), though `jugar` and `avisos enviar` are two processes.
         let conexiones = Set(peticiones.compactMap { $0["conexion"] as? Int })
-        #expect(peticiones.count == 9 && conexiones.count == 1, "\(apns.registro)")
+        #expect(peticiones.count == 9 && conexiones.count <= 8, "\(apns.registro)")
         for peticion in peticiones {
             #expect(peticion["jwt"] as? String == "verificado", "\(peticion)")
             #expect((peticion["problemas"] as? [String])?.isEmpty == true, "\(peticion)")

@@ -260,6 +260,15 @@ public enum Dialecto: Sendable, Hashable {
         }
     }
 
+    /// A subquery of the texts in a JSON array parameter (`["a","b"]`).
+    public func textos(de parametro: String) -> String {
+        switch self {
+        case .sqlite: "SELECT value FROM json_each(\(parametro))"
+        case .postgresql:
+            "SELECT t.v FROM json_array_elements_text(CAST(\(parametro) AS json)) AS t(v)"
+        }
+    }
+
     /// What loading the seed takes first, so that it never runs beside another process's first
     /// seeding (PostgreSQL's seeding lock; SQLite's write lock is already held).
     public var cerrojoDeSemillas: String? {

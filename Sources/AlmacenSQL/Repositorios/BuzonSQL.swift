@@ -389,6 +389,9 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                     """
                     SELECT DISTINCT arrendatario FROM entrega
                     WHERE arrendatario IS NOT NULL AND estado = 'pendiente'
+                    UNION
+                    SELECT DISTINCT arrendatario FROM difusion
+                    WHERE arrendatario IS NOT NULL AND estado = 'pendiente'
                     """
                 ) { $0.string("arrendatario") })
         }
@@ -402,7 +405,18 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                     proximo_intento = CASE WHEN proximo_intento < ?1 THEN proximo_intento ELSE ?1 END
                 WHERE arrendatario = ?2 AND estado = 'pendiente' AND (CAST(?3 AS TEXT) IS NULL OR canal = ?3)
                 """, ahora, arrendatario, canal)
-            return db.changes
+            var devueltas = db.changes
+            if canal == nil {
+                // Its device shards too, resumed from their cursors by the next dispatcher.
+                try db.execute(
+                    """
+                    UPDATE difusion SET arrendatario = NULL, arrendado_hasta = NULL,
+                        proximo_intento = CASE WHEN proximo_intento < ?1 THEN proximo_intento ELSE ?1 END
+                    WHERE arrendatario = ?2 AND estado = 'pendiente'
+                    """, ahora, arrendatario)
+                devueltas += db.changes
+            }
+            return devueltas
         }
     }
 
@@ -549,10 +563,77 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
     public func canales() throws -> [CanalConfigurado] {
         try queue.read { db in
             let filtros = try ConsultasDeAvisos.filtros(db)
-            return try db.rows("SELECT \(CanalConfigurado.columnas) FROM canal ORDER BY nombre") {
+            return try db.rows(
+                """
+                SELECT \(CanalConfigurado.columnas) FROM canal
+                WHERE tipo IN (\(db.dialecto.textos(de: "?"))) ORDER BY nombre
+                """, ConsultasDeAvisos.configurables
+            ) {
                 CanalConfigurado(
                     fila: $0, filtros: filtros[$0.string("nombre")] ?? FiltrosDeCanal())
             }.compactMap { $0 }
+        }
+    }
+
+    public func dispositivos() throws -> [CanalConfigurado] {
+        try queue.read { db in
+            var filtros: [String: FiltrosDeCanal] = [:]
+            try db.forEachRow(
+                """
+                SELECT f.canal, f.clase, f.valor FROM canal_filtro f
+                JOIN canal c ON c.nombre = f.canal
+                WHERE c.tipo IN (\(db.dialecto.textos(de: "?"))) ORDER BY f.canal, f.valor
+                """, ConsultasDeAvisos.dispositivos
+            ) { fila in
+                ConsultasDeAvisos.anotar(
+                    &filtros, canal: fila.string("canal"), clase: fila.string("clase"),
+                    valor: fila.string("valor"))
+            }
+            return try db.rows(
+                """
+                SELECT \(CanalConfigurado.columnas) FROM canal
+                WHERE tipo IN (\(db.dialecto.textos(de: "?"))) ORDER BY nombre
+                """, ConsultasDeAvisos.dispositivos
+            ) {
+                CanalConfigurado(
+                    fila: $0, filtros: filtros[$0.string("nombre")] ?? FiltrosDeCanal())
+            }.compactMap { $0 }
+        }
+    }
+
+    public func existe(_ nombre: String) throws -> TipoDeCanal? {
+        try queue.read { db in
+            try db.row("SELECT tipo FROM canal WHERE nombre = ?", nombre) {
+                TipoDeCanal(rawValue: $0.string("tipo"))
+            } ?? nil
+        }
+    }
+
+    public func guardar(_ canales: [CanalConfigurado]) throws -> Int {
+        try queue.write { db in
+            var nuevos = 0
+            for canal in canales {
+                let existia =
+                    try db.scalarInt("SELECT 1 FROM canal WHERE nombre = ?", canal.nombre) != nil
+                if !existia { nuevos += 1 }
+                try db.executeLater(
+                    """
+                    INSERT INTO canal (nombre, tipo, activo, ajustes, avisar, horas_tranquilas,
+                        retraso, antes)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4,
+                        avisar = ?5, horas_tranquilas = ?6, retraso = ?7, antes = ?8
+                    """,
+                    arguments: [
+                        canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes,
+                        canal.avisarAlmacenado, canal.horasTranquilas?.description,
+                        canal.retraso, canal.antes,
+                    ])
+                if existia || !canal.filtros.vacios {
+                    try Self.escribirFiltros(db, canal.nombre, canal.filtros)
+                }
+            }
+            return nuevos
         }
     }
 
@@ -666,6 +747,12 @@ func listaJSON(_ ids: [Int]) -> String {
 
 /// The outbox's notices as every query reads them.
 enum ConsultasDeAvisos {
+    /// The channel types kept as channels (JSON list for `Dialecto.textos(de:)`).
+    static let configurables = listaDeTextos(TipoDeCanal.configurables.map(\.rawValue))
+    /// The device types (fanned out by shards).
+    static let dispositivos = listaDeTextos(
+        TipoDeCanal.allCases.filter(\.esDispositivo).map(\.rawValue))
+
     /// One notice's deliveries, by channel name.
     static func entregas(_ db: some BaseSQL, aviso: Int) throws -> [EntregaDeAviso] {
         try db.rows(
@@ -721,8 +808,9 @@ enum ConsultasDeAvisos {
             """
             SELECT c.nombre, c.avisar, c.retraso, c.antes, f.clase, f.valor FROM canal c
             LEFT JOIN canal_filtro f ON f.canal = c.nombre
-            WHERE c.activo = 1 ORDER BY c.nombre, f.valor
-            """
+            WHERE c.activo = 1 AND c.tipo IN (\(db.dialecto.textos(de: "?")))
+            ORDER BY c.nombre, f.valor
+            """, ConsultasDeAvisos.configurables
         ) { fila in
             let nombre = fila.string("nombre")
             if activos.last?.0 != nombre {
@@ -764,6 +852,14 @@ enum ConsultasDeAvisos {
                     seguimiento)
             else { continue }
             encolados += 1
+            // Devices get the notice by shards (contract.md §20), never a row each.
+            if aviso.tipo != .prueba {
+                try ConsultasDeDifusion.repartir(
+                    db, aviso: id, orden: ejecucion ?? seguimiento.map { -$0 } ?? 0,
+                    vence: aviso.tipo == .recordatorio
+                        ? max(ahora, (saque ?? ahora) - ClaseDeAviso.antesPorDefecto) : ahora,
+                    permitido: permitido)
+            }
             for canal in canales(de: aviso) {
                 // Due once the channel's delay has passed: stored, so a restart inside it
                 // neither loses the notice nor sends it early. A reminder is due its channel's

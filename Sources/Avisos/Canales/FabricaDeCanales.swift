@@ -46,6 +46,7 @@ public enum FabricaDeCanales {
     public static func crear(
         _ configurado: CanalConfigurado, entorno: [String: String], registro: any Registro,
         cambios: (any Cambios)? = nil, empuje: CredencialesDeEmpuje = CredencialesDeEmpuje(),
+        conexion: Int = 0,
         ahora: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) -> Result<any Notificador, FalloDeCanal> {
         let ajustes = AjustesDeCanal.leer(configurado.ajustes)
@@ -93,7 +94,7 @@ public enum FabricaDeCanales {
             return .success(
                 CanalDispositivoAPNs(
                     canal: nombre, token: token, credenciales: credenciales,
-                    limite: ajustes.limite ?? 10, ahora: ahora))
+                    limite: ajustes.limite ?? 10, conexion: conexion, ahora: ahora))
         case .webpush:
             guard let credenciales = empuje.webPush else {
                 return fallo("falta configurar Web Push (marcador empuje webpush)")
@@ -105,7 +106,8 @@ public enum FabricaDeCanales {
             return .success(
                 CanalWebPush(
                     canal: nombre, endpoint: endpoint, p256dh: p256dh, auth: auth,
-                    credenciales: credenciales, limite: ajustes.limite ?? 10, ahora: ahora))
+                    credenciales: credenciales, limite: ajustes.limite ?? 10,
+                    conexion: conexion, ahora: ahora))
         }
     }
 

@@ -12,14 +12,18 @@ public struct CanalDispositivoAPNs: Notificador {
     let firmante: FirmanteAPNs
     let limite: Double
     let ahora: @Sendable () -> Double
+    /// Which of this process's connections to APNs carries it (contract.md §20: several per
+    /// provider, each up to the server's stream limit).
+    let conexion: Int
 
     /// APNs' limit for an alert's payload.
     public static let maximoDeCarga = 4096
 
     public init(
         canal: String, token: String, credenciales: CredencialesDeEmpuje.APNs,
-        limite: Double = 10, ahora: @escaping @Sendable () -> Double
+        limite: Double = 10, conexion: Int = 0, ahora: @escaping @Sendable () -> Double
     ) {
+        self.conexion = conexion
         self.canal = canal
         self.token = token
         self.credenciales = credenciales
@@ -129,7 +133,9 @@ public struct CanalDispositivoAPNs: Notificador {
             let respuesta: RespuestaHTTP
             do {
                 let pedida = try peticion(aviso, token: jwt)
-                if let conexion = ConexionHTTP2.para(origen: origen, ca: credenciales.ca) {
+                if let conexion = ConexionHTTP2.para(
+                    origen: origen, ca: credenciales.ca, indice: conexion)
+                {
                     respuesta = try await conexion.enviar(pedida)
                 } else {
                     respuesta = try await ClienteHTTP.enviar(pedida)

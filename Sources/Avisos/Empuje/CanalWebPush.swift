@@ -13,15 +13,19 @@ public struct CanalWebPush: Notificador {
     let credenciales: CredencialesDeEmpuje.WebPush
     let limite: Double
     let ahora: @Sendable () -> Double
+    /// Which of this process's connections to the push service carries it (contract.md §20:
+    /// several per provider).
+    let conexion: Int
 
     /// VAPID's `exp`: 12 hours ahead (RFC 8292 allows at most 24).
     public static let vigenciaDeVAPID: Double = 12 * 3600
 
     public init(
         canal: String, endpoint: DireccionWeb, p256dh: [UInt8], auth: [UInt8],
-        credenciales: CredencialesDeEmpuje.WebPush, limite: Double = 10,
+        credenciales: CredencialesDeEmpuje.WebPush, limite: Double = 10, conexion: Int = 0,
         ahora: @escaping @Sendable () -> Double
     ) {
+        self.conexion = conexion
         self.canal = canal
         self.endpoint = endpoint
         self.p256dh = p256dh
@@ -66,13 +70,8 @@ public struct CanalWebPush: Notificador {
         let jwt: String
         do {
             cuerpo = try CifradoWebPush.cifrar(Self.mensaje(aviso), p256dh: p256dh, auth: auth)
-            jwt = try JWT.firmar(
-                cabecera: [("typ", .texto("JWT"))],
-                reclamaciones: [
-                    ("aud", .texto(origen)),
-                    ("exp", .entero(Int(ahora() + Self.vigenciaDeVAPID))),
-                    ("sub", .texto(credenciales.contacto)),
-                ], clave: credenciales.clave)
+            jwt = try FirmanteVAPID.compartido.token(
+                origen: origen, credenciales: credenciales, ahora: ahora())
         } catch {
             throw FalloDeEntrega(
                 "no se pudo cifrar el aviso para esta suscripción (\(error))", reintentable: false)
@@ -92,13 +91,22 @@ public struct CanalWebPush: Notificador {
                 ("Topic", DocumentoDeEmpuje.colapso(aviso, maximo: 32)),
             ], cuerpo: cuerpo, limite: limite, maximoDeBytes: 16 * 1024)
         peticion.ca = credenciales.ca
+        peticion.http2 = endpoint.esquema == "https"
         return peticion
     }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
         let respuesta: RespuestaHTTP
         do {
-            respuesta = try await ClienteHTTP.enviar(try peticion(aviso))
+            let pedida = try peticion(aviso)
+            if pedida.http2,
+                let conexion = ConexionHTTP2.para(
+                    origen: origen, ca: credenciales.ca, indice: conexion)
+            {
+                respuesta = try await conexion.enviar(pedida)
+            } else {
+                respuesta = try await ClienteHTTP.enviar(pedida)
+            }
         } catch let fallo as FalloHTTP {
             throw FalloDeEntrega("Web Push: \(fallo)", reintentable: true)
         }

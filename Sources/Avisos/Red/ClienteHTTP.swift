@@ -278,10 +278,14 @@ public enum ClienteHTTP {
                                     bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
                         }
                         if peticion.http2 {
+                            // Over TLS, HTTP/2 is agreed through ALPN, and a server that only
+                            // speaks HTTP/1.1 (some push services) still gets its request.
+                            let version =
+                                peticion.url.hasPrefix("https:")
+                                ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
                             try opcion(
                                 marcador_curl_setopt_long(
-                                    api, curl, CURLOPT_HTTP_VERSION,
-                                    CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+                                    api, curl, CURLOPT_HTTP_VERSION, Int(version)))
                         }
                         if let ca = peticion.ca {
                             try ca.withCString { ruta in

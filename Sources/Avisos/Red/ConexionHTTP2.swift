@@ -38,12 +38,12 @@ public final class ConexionHTTP2: Sendable {
 
     private static let compartidas = Mutex<[String: ConexionHTTP2]>([:])
 
-    /// This process's connection to `origen` (scheme, host and port) verified with `ca`;
-    /// `nil` without libcurl.
-    public static func para(origen: String, ca: String?) -> ConexionHTTP2? {
+    /// This process's connection number `indice` to `origen` (scheme, host and port)
+    /// verified with `ca`; `nil` without libcurl.
+    public static func para(origen: String, ca: String?, indice: Int = 0) -> ConexionHTTP2? {
         guard let api = ClienteHTTP.api else { return nil }
         return compartidas.withLock { todas in
-            let clave = origen + " " + (ca ?? "")
+            let clave = "\(origen) \(ca ?? "") \(indice)"
             if let conexion = todas[clave] { return conexion }
             let nueva = ConexionHTTP2(api)
             todas[clave] = nueva

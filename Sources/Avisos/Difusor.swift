@@ -1,0 +1,430 @@
+import Persistencia
+import Sistema
+import Synchronization
+import Torneo
+
+/// Delivers notices to devices by shards (contract.md §20): leases a shard, streams its
+/// devices page by page in id order, keeps up to `enVuelo` requests in flight over several
+/// HTTP/2 connections, and commits the cursor — the last device of the settled prefix — with
+/// the outcomes behind it, so a dispatcher that dies is resumed from there and repeats at most
+/// what it had in flight or settled since its last commit.
+///
+/// Memory does not grow with the number of devices: a page and the window of a shard are all
+/// it holds. A device that fails for now gets a one-device shard of its own, due at its
+/// backoff; one the provider calls dead is removed in the next commit, with the others.
+public final class Difusor: Sendable {
+    public struct Configuracion: Sendable {
+        /// Seconds a shard belongs to this dispatcher unless it commits progress.
+        public var arriendo: Double = 60
+        public var caducidad: Double = AvisoDeGol.tiempoDeVida
+        /// Devices read per statement.
+        public var pagina = 2_000
+        /// Requests in flight per shard.
+        public var enVuelo = 1_000
+        /// HTTP/2 connections per provider.
+        public var conexiones = 4
+        /// Outcomes per commit at most; a commit also goes out every `cadaCuanto` seconds.
+        public var guardarCada = 2_000
+        public var cadaCuanto: Double = 0.25
+        public var politica = PoliticaDeReintentos()
+        public var soloPrimerosIntentos = false
+        /// How often a serving difusor looks for due shards when nobody rang.
+        public var sondeo: Duration = .milliseconds(200)
+        /// Shards worked at once by this process.
+        public var tramosALaVez = 2
+
+        public init() {}
+    }
+
+    /// How one device's delivery ended, held until the cursor passes it.
+    enum Resultado: Sendable {
+        case omitido
+        case entregada
+        case fallida(String)
+        case retirada(String)
+        case reintento(AvanceDeTramo.Reintento)
+    }
+
+    let difusiones: any Difusiones
+    let registro: any Registro
+    public let configuracion: Configuracion
+    public let arrendatario: String
+    let ahora: @Sendable () -> Double
+    let reloj: Reloj
+    let ejecutor: EjecutorDedicado
+    /// A device's notifier on connection number `conexion` (or why it cannot work here).
+    let crear: @Sendable (CanalConfigurado, Int) -> Result<any Notificador, FalloDeCanal>
+    let permitido: @Sendable () throws -> Bool
+    /// One doorbell per serving worker (a doorbell has one waiter).
+    private let timbres: [Timbre]
+    private let servicio = Mutex<Task<Void, Never>?>(nil)
+    private let turno = Atomic<Int>(0)
+    private let parando = Atomic<Bool>(false)
+
+    public init(
+        difusiones: any Difusiones, registro: any Registro,
+        configuracion: Configuracion = Configuracion(), arrendatario: String,
+        ahora: @escaping @Sendable () -> Double, reloj: Reloj = .continuo,
+        ejecutor: EjecutorDedicado = .deLaTienda,
+        crear: @escaping @Sendable (CanalConfigurado, Int) -> Result<any Notificador, FalloDeCanal>,
+        permitido: @escaping @Sendable () throws -> Bool
+    ) {
+        self.difusiones = difusiones
+        self.registro = registro
+        self.configuracion = configuracion
+        self.arrendatario = arrendatario
+        self.ahora = ahora
+        self.reloj = reloj
+        self.ejecutor = ejecutor
+        self.crear = crear
+        self.permitido = permitido
+        timbres = (0..<max(1, configuracion.tramosALaVez)).map { _ in Timbre() }
+    }
+
+    // MARK: - Draining and serving
+
+    /// Works every shard due by `hasta` until none is left (`avisos enviar`).
+    public func drenar(hasta: Double) async -> ResumenDeEnvio {
+        await withTaskExecutorPreference(ejecutor) {
+            await withTaskGroup(of: ResumenDeEnvio.self) { grupo in
+                for _ in 0..<max(1, configuracion.tramosALaVez) {
+                    grupo.addTask { await self.trabajar(hasta: hasta) }
+                }
+                var total = ResumenDeEnvio()
+                for await parcial in grupo { total += parcial }
+                return total
+            }
+        }
+    }
+
+    /// Serves in the background: shards are taken as soon as `despertar` rings, or every
+    /// `sondeo`. `detener` ends it.
+    public func arrancar() {
+        servicio.withLock { servicio in
+            guard servicio == nil else { return }
+            servicio = Task(executorPreference: ejecutor) {
+                await withTaskGroup(of: Void.self) { grupo in
+                    for timbre in self.timbres {
+                        grupo.addTask { await self.servir(timbre) }
+                    }
+                }
+            }
+        }
+    }
+
+    public func despertar() { for timbre in timbres { timbre.tocar() } }
+
+    /// Stops serving: what is due now is still worked for at most `plazo`, then the shard in
+    /// flight is left where its last commit put it (the caller gives its lease back, or it runs
+    /// out, or the dead-owner rule gives it back at once).
+    public func detener(plazo: Duration = .zero) async {
+        let tarea = servicio.withLock { servicio -> Task<Void, Never>? in
+            defer { servicio = nil }
+            return servicio
+        }
+        guard let tarea else { return }
+        parando.store(true, ordering: .sequentiallyConsistent)
+        despertar()
+        let reloj = reloj
+        let corte = Task {
+            try? await reloj.esperar(plazo)
+            tarea.cancel()
+        }
+        await tarea.value
+        corte.cancel()
+    }
+
+    private func servir(_ timbre: Timbre) async {
+        while !Task.isCancelled {
+            _ = await trabajar(hasta: nil)
+            if Task.isCancelled || parando.load(ordering: .sequentiallyConsistent) { return }
+            let reloj = reloj
+            let sondeo = configuracion.sondeo
+            let alarma = Task {
+                try? await reloj.esperar(sondeo)
+                timbre.tocar()
+            }
+            await timbre.esperar()
+            alarma.cancel()
+        }
+    }
+
+    /// Claims and works shards until none is due.
+    private func trabajar(hasta: Double?) async -> ResumenDeEnvio {
+        var total = ResumenDeEnvio()
+        while !Task.isCancelled {
+            let reclamo = ReclamoDeTramo(
+                arrendatario: arrendatario, ahora: ahora(), arriendo: configuracion.arriendo,
+                vencidosHasta: hasta, soloPrimerosIntentos: configuracion.soloPrimerosIntentos,
+                caducidad: configuracion.caducidad)
+            let tramo: TramoReclamado?
+            do {
+                tramo = try difusiones.reclamarTramo(reclamo)
+            } catch {
+                registro.anotar(
+                    "no se pudo reclamar un tramo de dispositivos: \(explicacion(de: error))")
+                total.anotarFalloDeTienda(error)
+                return total
+            }
+            guard let tramo else { return total }
+            total += await difundir(tramo)
+        }
+        return total
+    }
+
+    // MARK: - One shard
+
+    /// Streams `tramo`'s devices and delivers to each, committing as the settled prefix grows.
+    func difundir(_ tramo: TramoReclamado) async -> ResumenDeEnvio {
+        var resumen = ResumenDeEnvio()
+        var avance = AvanceDeTramo(tramo: tramo)
+        let permiso: Bool
+        do {
+            permiso = try permitido()
+        } catch {
+            registro.anotar("no se pudo leer el permiso de avisos: \(explicacion(de: error))")
+            resumen.anotarFalloDeTienda(error)
+            return resumen
+        }
+        guard permiso else {
+            avance.final = .descartada
+            avance.error = "avisos de gol desactivados"
+            guardar(&avance, resumen: &resumen)
+            return resumen
+        }
+        // The window: devices in stream order from `base`; a slot is filled when its outcome
+        // is known, and the cursor moves over the filled prefix.
+        var ids: [String] = []
+        var resultados: [Resultado?] = []
+        var inicio = 0
+        var base = 0
+        var ultimoGuardado = ahora()
+        var perdido = false
+        var retiradosSinContar = 0
+
+        func plegar() {
+            while inicio < resultados.count, let resultado = resultados[inicio] {
+                switch resultado {
+                case .omitido: break
+                case .entregada:
+                    avance.entregadas += 1
+                    resumen.entregadas += 1
+                case .fallida:
+                    avance.fallidas += 1
+                    resumen.fallidas += 1
+                case .retirada:
+                    avance.retirados.append(ids[inicio])
+                    resumen.fallidas += 1
+                    retiradosSinContar += 1
+                case .reintento(let reintento):
+                    avance.reintentos.append(reintento)
+                    if reintento.intentado { resumen.reintentos += 1 }
+                }
+                avance.cursor = ids[inicio]
+                inicio += 1
+            }
+            if inicio > 4_096 {
+                ids.removeFirst(inicio)
+                resultados.removeFirst(inicio)
+                base += inicio
+                inicio = 0
+            }
+        }
+        func quizaGuardar(forzar: Bool = false) {
+            // Cancelled, what was in flight ended without an answer: the next holder sends it
+            // again from the last cursor (same apns-id), rather than a retry of its own.
+            guard !Task.isCancelled else { return }
+            plegar()
+            let momento = ahora()
+            let cuantos =
+                avance.entregadas + avance.fallidas + avance.retirados.count
+                + avance.reintentos.count
+            guard
+                forzar || cuantos >= configuracion.guardarCada
+                    || (momento - ultimoGuardado >= configuracion.cadaCuanto && !avance.vacio)
+            else { return }
+            if retiradosSinContar > 0 {
+                registro.anotar(
+                    Self.cuenta(
+                        retiradosSinContar, "dispositivo retirado", "dispositivos retirados")
+                        + " (el proveedor dice que ya no existen)",
+                    partido: tramo.aviso.partidoId)
+                retiradosSinContar = 0
+            }
+            if !guardar(&avance, resumen: &resumen) { perdido = true }
+            ultimoGuardado = momento
+        }
+
+        await withTaskGroup(of: (Int, Resultado).self) { grupo in
+            var enVuelo = 0
+            var despues: String? = nil
+            var agotado = false
+            func recoger(_ llegada: (Int, Resultado)) {
+                enVuelo -= 1
+                resultados[llegada.0 - base] = llegada.1
+            }
+            while !agotado && !perdido && !Task.isCancelled {
+                let pagina: [DispositivoDeTramo]
+                do {
+                    pagina = try difusiones.dispositivos(
+                        de: tramo, despues: despues ?? tramo.cursor, limite: configuracion.pagina)
+                } catch {
+                    registro.anotar(
+                        "no se pudieron leer los dispositivos de un tramo: \(explicacion(de: error))"
+                    )
+                    resumen.anotarFalloDeTienda(error)
+                    perdido = true
+                    break
+                }
+                if pagina.count < configuracion.pagina { agotado = true }
+                for dispositivo in pagina {
+                    despues = dispositivo.canal.nombre
+                    let indice = base + ids.count
+                    ids.append(dispositivo.canal.nombre)
+                    resultados.append(nil)
+                    switch preparar(dispositivo, tramo) {
+                    case .listo(let resultado):
+                        resultados[indice - base] = resultado
+                    case .enviar(let notificador, let aviso):
+                        while enVuelo >= configuracion.enVuelo, let llegada = await grupo.next() {
+                            recoger(llegada)
+                        }
+                        enVuelo += 1
+                        grupo.addTask {
+                            (indice, await self.enviar(aviso, por: notificador, tramo: tramo))
+                        }
+                    }
+                    quizaGuardar()
+                    if perdido { break }
+                }
+            }
+            while !perdido, let llegada = await grupo.next() {
+                recoger(llegada)
+                quizaGuardar()
+            }
+            grupo.cancelAll()
+        }
+        guard !perdido, !Task.isCancelled else { return resumen }
+        plegar()
+        if tramo.unico {
+            switch avance.reintentos.first {
+            case .some(let reintento) where reintento.intentado:
+                avance.reintentos = []
+                if tramo.intento >= configuracion.politica.maximoDeIntentos {
+                    avance.final = .fallida
+                    avance.fallidas += 1
+                } else {
+                    avance.reprogramar = reintento.cuando
+                }
+                avance.error = reintento.error
+            case .some(let reintento):
+                // Its delay is not over: the same shard waits for it.
+                avance.reintentos = []
+                avance.reprogramar = reintento.cuando
+            case .none:
+                avance.final =
+                    avance.entregadas > 0
+                    ? .entregada
+                    : avance.fallidas > 0 || !avance.retirados.isEmpty
+                        ? .fallida : .descartada
+            }
+        } else {
+            avance.final = .entregada
+        }
+        quizaGuardar(forzar: true)
+        return resumen
+    }
+
+    /// Stores `avance` and starts the next one from its cursor.
+    /// - Returns: whether the shard is still this dispatcher's.
+    @discardableResult
+    private func guardar(_ avance: inout AvanceDeTramo, resumen: inout ResumenDeEnvio) -> Bool {
+        do {
+            let nuestro = try difusiones.avanzar(
+                avance, arrendatario: arrendatario, ahora: ahora(),
+                arriendo: configuracion.arriendo)
+            var siguiente = AvanceDeTramo(tramo: avance.tramo)
+            siguiente.cursor = avance.cursor
+            avance = siguiente
+            return nuestro
+        } catch {
+            registro.anotar(
+                "no se pudo guardar el avance de un tramo de dispositivos: \(explicacion(de: error))"
+            )
+            resumen.anotarFalloDeTienda(error)
+            return false
+        }
+    }
+
+    private enum Paso {
+        case listo(Resultado)
+        case enviar(any Notificador, AvisoDeGol)
+    }
+
+    /// What to do with one device: nothing (it does not follow this notice), wait (behind an
+    /// earlier retry, or for its delay), or send.
+    private func preparar(_ dispositivo: DispositivoDeTramo, _ tramo: TramoReclamado) -> Paso {
+        let canal = dispositivo.canal
+        let aviso = tramo.aviso
+        guard canal.activo, aviso.tipo.clase.map(canal.avisar.contains) ?? true,
+            canal.filtros.dejanPasar(
+                partido: aviso.partidoId, equipo: tramo.equipo, competicion: tramo.competicion)
+        else { return .listo(.omitido) }
+        let momento = ahora()
+        if dispositivo.detras {
+            return .listo(
+                .reintento(
+                    .init(
+                        dispositivo: canal.nombre, cuando: momento,
+                        error: "espera a un aviso anterior", intentado: false)))
+        }
+        if canal.retraso > 0, momento < tramo.creado + canal.retraso {
+            return .listo(
+                .reintento(
+                    .init(
+                        dispositivo: canal.nombre, cuando: tramo.creado + canal.retraso,
+                        error: "espera su retraso", intentado: false)))
+        }
+        let conexion = turno.wrappingAdd(1, ordering: .relaxed).oldValue
+        switch crear(canal, conexion % max(1, configuracion.conexiones)) {
+        case .failure(let fallo):
+            return .listo(.fallida(fallo.motivo))
+        case .success(let notificador):
+            let activo = CanalActivo(
+                notificador: notificador, horasTranquilas: canal.horasTranquilas)
+            return .enviar(notificador, aviso.enHorasTranquilas(activo.tranquilo(en: momento)))
+        }
+    }
+
+    /// One request, and what its answer means.
+    private func enviar(
+        _ aviso: AvisoDeGol, por notificador: any Notificador, tramo: TramoReclamado
+    )
+        async -> Resultado
+    {
+        do {
+            try await notificador.notificarGol(aviso)
+            return .entregada
+        } catch {
+            let fallo =
+                error as? FalloDeEntrega
+                ?? FalloDeEntrega(explicacion(de: error), reintentable: true)
+            if fallo.destinoRetirado { return .retirada(fallo.motivo) }
+            registro.anotar(
+                "no se pudo publicar la notificación: \(notificador.canal): \(fallo.motivo)",
+                partido: aviso.partidoId)
+            let politica = configuracion.politica
+            guard fallo.reintentable, tramo.intento < politica.maximoDeIntentos else {
+                return .fallida(fallo.motivo)
+            }
+            let demora = politica.demora(trasElIntento: tramo.intento, pedida: fallo.reintentarTras)
+            return .reintento(
+                .init(dispositivo: notificador.canal, cuando: ahora() + demora, error: fallo.motivo)
+            )
+        }
+    }
+
+    static func cuenta(_ n: Int, _ uno: String, _ varios: String) -> String {
+        "\(n) \(n == 1 ? uno : varios)"
+    }
+}
