@@ -38,6 +38,8 @@ public final class Difusor: Sendable {
 
     /// How one device's delivery ended, held until the cursor passes it.
     enum Resultado: Sendable {
+        /// Cancelled without an answer: not settled, the next holder sends it again.
+        case cancelado
         case omitido
         case entregada
         case fallida(String)
@@ -205,6 +207,7 @@ public final class Difusor: Sendable {
         func plegar() {
             while inicio < resultados.count, let resultado = resultados[inicio] {
                 switch resultado {
+                case .cancelado: return
                 case .omitido: break
                 case .entregada:
                     avance.entregadas += 1
@@ -231,9 +234,8 @@ public final class Difusor: Sendable {
             }
         }
         func quizaGuardar(forzar: Bool = false) {
-            // Cancelled, what was in flight ended without an answer: the next holder sends it
-            // again from the last cursor (same apns-id), rather than a retry of its own.
-            guard !Task.isCancelled else { return }
+            // Cancelled, only the final commit of the settled prefix goes out.
+            guard !Task.isCancelled || forzar else { return }
             plegar()
             let momento = ahora()
             let cuantos =
@@ -304,7 +306,13 @@ public final class Difusor: Sendable {
             }
             grupo.cancelAll()
         }
-        guard !perdido, !Task.isCancelled else { return resumen }
+        guard !perdido else { return resumen }
+        if Task.isCancelled {
+            // Stopped: the settled prefix is kept; what was in flight is sent again by the
+            // next holder, from this cursor (same apns-id).
+            quizaGuardar(forzar: true)
+            return resumen
+        }
         plegar()
         if tramo.unico {
             switch avance.reintentos.first {
@@ -405,7 +413,10 @@ public final class Difusor: Sendable {
         do {
             try await notificador.notificarGol(aviso)
             return .entregada
+        } catch is CancellationError {
+            return .cancelado
         } catch {
+            if Task.isCancelled { return .cancelado }
             let fallo =
                 error as? FalloDeEntrega
                 ?? FalloDeEntrega(explicacion(de: error), reintentable: true)

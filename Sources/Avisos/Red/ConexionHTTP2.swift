@@ -51,6 +51,14 @@ public final class ConexionHTTP2: Sendable {
         }
     }
 
+    /// Forgets `conexion` as this process's connection to its server: the next `para` opens
+    /// another one.
+    static func retirar(_ conexion: ConexionHTTP2) {
+        compartidas.withLock { todas in
+            for (clave, valor) in todas where valor === conexion { todas[clave] = nil }
+        }
+    }
+
     /// Sends `peticion` as a stream of the connection (no redirects are followed).
     /// - Throws: `FalloHTTP` without an answer; `CancellationError` when the task is cancelled.
     public func enviar(_ peticion: PeticionHTTP) async throws -> RespuestaHTTP {
@@ -150,6 +158,10 @@ public final class ConexionHTTP2: Sendable {
                     let curl = marcador_curl_mensaje_easy(mensaje),
                     let vuelo = enVuelo[UInt(bitPattern: curl)]
                 else { continue }
+                // A stream that got no answer in time says the connection may be stalled: the
+                // next requests get a new one (contract.md §20: one slow connection never holds
+                // the rest), while this one finishes what it carries.
+                if resultado == CURLE_OPERATION_TIMEDOUT { Self.retirar(self) }
                 terminar(
                     curl,
                     con: Result {
