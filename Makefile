@@ -11,9 +11,9 @@ all: build
 
 # SQLite's, libcurl's, libevent's, libpq's and OpenSSL's headers and pkg-config files come from
 # Debian's -dev packages.
-DEPS = libsqlite3-dev libcurl4-openssl-dev libevent-dev libpq-dev libssl-dev pkg-config
+DEPS = libsqlite3-dev libcurl4-openssl-dev libevent-dev libpq-dev libssl-dev libnghttp2-dev pkg-config
 deps:
-	@if ! pkg-config --exists sqlite3 libcurl libevent libpq libcrypto 2>/dev/null; then \
+	@if ! pkg-config --exists sqlite3 libcurl libevent libpq libcrypto libssl libnghttp2 2>/dev/null; then \
 		echo "Instalando $(DEPS) con apt-get…"; \
 		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(DEPS); \

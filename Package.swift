@@ -50,6 +50,13 @@ let package = Package(
         // on OpenSSL's libcrypto (Debian's libssl-dev), and what is built on it.
         .target(name: "CCifrado", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "Empuje", dependencies: ["CCifrado"]),
+        // Batches of push requests (contract.md §20): HTTP/2 on libnghttp2 and TLS on OpenSSL
+        // (Debian's libnghttp2-dev, libssl-dev), several connections, many streams each.
+        .target(
+            name: "CEnvioH2",
+            linkerSettings: [
+                .linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto"),
+            ]),
         // The store interfaces every front end, use case and store speaks (DESIGN §13).
         .target(name: "Persistencia", dependencies: ["Torneo", "Sistema"]),
         // The repositories, written once in the SQL both stores speak, over a small connection
@@ -78,7 +85,8 @@ let package = Package(
         // snapshot of each match. Pure: no store, no network.
         .target(name: "Directo", dependencies: ["Torneo", "Importador"]),
         .target(
-            name: "Avisos", dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl", "Empuje"]),
+            name: "Avisos",
+            dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl", "Empuje", "CEnvioH2"]),
         // The application core (DESIGN §13): every use case, for every front end and store.
         .target(
             name: "Aplicacion",

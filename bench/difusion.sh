@@ -26,7 +26,8 @@ done
 marcador="$PWD/.build/release/marcador"
 [ -x "$marcador" ] || { echo "bench-difusion: falta $marcador (make release)" >&2; exit 66; }
 dir=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${pg_datos:-}" ] && runuser -u postgres -- pg_ctl -D "$pg_datos" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
+[ -n "${CONSERVAR_DIFUSION:-}" ] && echo "bench-difusion: se conserva $dir" >&2
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${pg_datos:-}" ] && runuser -u postgres -- pg_ctl -D "$pg_datos" -m immediate stop >/dev/null 2>&1 || true; [ -n "${CONSERVAR_DIFUSION:-}" ] || rm -rf "$dir"' EXIT
 cc -O2 -Wall -o "$dir/sumidero" bench/sumidero/sumidero.c -lnghttp2 -lssl -lcrypto
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$dir/clave.pem" \
     -out "$dir/cert.pem" -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
@@ -98,8 +99,8 @@ for almacen in $almacenes; do
                 "$dir/sumidero" --cert "$dir/cert.pem" --clave "$dir/clave.pem" \
                     --estado "$dir/estado" >"$dir/puerto" 2>"$dir/sumidero.err" &
                 sumidero=$!
-                while [ ! -s "$dir/puerto" ]; do sleep 0.05; done
-                puerto=$(cat "$dir/puerto")
+                until grep -qE '^[0-9]+$' "$dir/puerto" 2>/dev/null; do sleep 0.05; done
+                puerto=$(head -1 "$dir/puerto")
                 if [ "$almacen" = sqlite ]; then
                     db="$dir/banco.sqlite3"
                     rm -f "$db"*
@@ -153,6 +154,8 @@ for almacen in $almacenes; do
                 fi
                 kill $pids 2>/dev/null || true
                 wait $pids 2>/dev/null || true
+                # The sink's figures of the fan-out, before h2load adds its own requests.
+                cp "$dir/estado" "$dir/estado-difusion"
                 # The floor: h2load against the same sink, same body size and concurrency
                 # (4 connections, 1,000 streams each, as marcador's dispatcher uses).
                 cuerpo=$([ "$proveedor" = apns ] && echo 200 || echo 240)
@@ -162,7 +165,7 @@ for almacen in $almacenes; do
                     | awk '/^finished in/ {gsub(",", "", $4); print $4}')
                 kill "$sumidero" 2>/dev/null || true
                 wait "$sumidero" 2>/dev/null || true
-                python3 - "$dir/estado" "$creado" "$n" "$almacen" "$proveedor" "$k" "$rss" \
+                python3 - "$dir/estado-difusion" "$creado" "$n" "$almacen" "$proveedor" "$k" "$rss" \
                     "$suelo" "$importar" "$cpu0" "$cpu1" >>"$resultados" <<'EOF'
 import json, sys, os
 estado, creado, n, almacen, proveedor, k, rss, suelo, importar, cpu0, cpu1 = sys.argv[1:]

@@ -87,8 +87,11 @@ extension Nucleo {
     }
 
     /// The channel a device is stored as, after every check.
+    /// - Parameter resolver: what a `Seguimiento` names, as stored (`filtros(de:)`; an import
+    ///   asks it once per distinct one, not once per line).
     func dispositivoConfigurado(
-        _ nuevo: DispositivoNuevo, _ preferencias: PreferenciasDeDispositivo
+        _ nuevo: DispositivoNuevo, _ preferencias: PreferenciasDeDispositivo,
+        resolver: ((Seguimiento) throws -> FiltrosDeCanal)? = nil
     ) throws -> CanalConfigurado {
         guard preferencias.retraso.isFinite,
             (0...Self.retrasoMaximo).contains(preferencias.retraso)
@@ -119,7 +122,7 @@ extension Nucleo {
         } catch {
             throw Fallo.datos("No se añade el dispositivo: \(error.mensaje).")
         }
-        configurado.filtros = try filtros(de: preferencias.seguimiento)
+        configurado.filtros = try (resolver ?? filtros(de:))(preferencias.seguimiento)
         configurado.avisar = preferencias.avisar ?? ClaseDeAviso.porDefecto
         configurado.horasTranquilas = preferencias.horasTranquilas
         configurado.retraso = preferencias.retraso
@@ -153,15 +156,25 @@ extension Nucleo {
             var retraso: Double?
         }
         var configurados: [CanalConfigurado] = []
-        for (numero, linea) in texto.split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated()
-        {
-            let limpia = linea.filter { $0 != "\r" }
-            if limpia.allSatisfy(\.isWhitespace) { continue }
+        // A million devices follow a handful of teams: each is looked up once.
+        var resueltos: [Seguimiento: FiltrosDeCanal] = [:]
+        func resolver(_ seguimiento: Seguimiento) throws -> FiltrosDeCanal {
+            if let hecho = resueltos[seguimiento] { return hecho }
+            let nuevo = try filtros(de: seguimiento)
+            resueltos[seguimiento] = nuevo
+            return nuevo
+        }
+        let decodificador = JSONDecoder()
+        for (numero, linea) in texto.utf8.split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+        ).enumerated() {
+            // Bytes, not characters: a million lines are read in seconds.
+            let limpia = Data(linea.filter { $0 != UInt8(ascii: "\r") })
+            if limpia.allSatisfy({ [0x20, 0x09, 0x0B, 0x0C].contains($0) }) { continue }
             func mal(_ motivo: String) -> Fallo {
                 .datos("Línea \(numero + 1): \(motivo)")
             }
-            guard let leida = try? JSONDecoder().decode(Linea.self, from: Data(limpia.utf8)) else {
+            guard let leida = try? decodificador.decode(Linea.self, from: limpia) else {
                 throw mal(
                     "no es un dispositivo en JSON ({\"apns\": \"TOKEN\"} o {\"webpush\": {…}}).")
             }
@@ -190,7 +203,8 @@ extension Nucleo {
                 preferencias.horasTranquilas = leidas
             }
             do {
-                configurados.append(try dispositivoConfigurado(nuevo, preferencias))
+                configurados.append(
+                    try dispositivoConfigurado(nuevo, preferencias, resolver: resolver))
             } catch let fallo as Fallo {
                 throw mal(fallo.mensaje)
             }

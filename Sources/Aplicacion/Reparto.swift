@@ -225,7 +225,9 @@ public struct Reparto: Sendable {
     }
 }
 
-/// The dispatcher inside `jugar`: woken by its own process's commits that queue deliveries
+/// The dispatcher inside `jugar` (devices aside: their fan-out, a minute for a million, is
+/// the serving dispatchers' — `avisos vigilar`, `servir` — and `avisos enviar`'s, never a
+/// match's process held open or cut short mid-shard, contract.md §20): woken by its own process's commits that queue deliveries
 /// (the store's signal, not the match's callbacks), so a notice reaches every channel within
 /// the same tick, each channel at its own pace; it makes only first attempts (retries are for
 /// `avisos enviar` and `avisos vigilar`). Stopped, it gives deliveries in flight half a second
@@ -233,7 +235,6 @@ public struct Reparto: Sendable {
 @MainActor
 public final class RepartoEnProceso: Servicio {
     public let despachador: Despachador
-    let difusor: Difusor
     let buzon: any Buzon
     let tienda: any Tienda
     let cierre: Cierre
@@ -252,9 +253,7 @@ public final class RepartoEnProceso: Servicio {
         configuracion.soloPrimerosIntentos = true
         despachador = try reparto.despachador(
             configuracion: configuracion, propios: propios, registro: registro)
-        difusor = try reparto.difusor(para: despachador)
         despachador.arrancar()
-        difusor.arrancar()
     }
 
     /// The run whose process-local deliveries (the banner) this process owns.
@@ -264,15 +263,15 @@ public final class RepartoEnProceso: Servicio {
     }
 
     public func run() async {
-        let (despachador, difusor) = (self.despachador, self.difusor)
+        let despachador = self.despachador
         let escucha = tienda.escucharEsteProceso(.entregas) { canal in
-            Reparto.despertar(despachador, difusor, canal: canal)
+            guard canal != "difusion" else { return }
+            despachador.despertar(canal: canal)
         }
         await hastaQueLoParen()
         escucha?.parar()
         let (buzon, ejecucion, cierre) = (self.buzon, self.ejecucion, self.cierre)
         pendientes = await cierre.conGracia {
-            await difusor.detener(plazo: cierre.plazo(.milliseconds(500)))
             await despachador.detener(plazo: cierre.plazo(.milliseconds(500)))
             var pendientes = (try? buzon.pendientesPorCanal(ejecucion: ejecucion)) ?? [:]
             pendientes[TipoDeCanal.nombreTerminal] = nil

@@ -4,28 +4,26 @@ import Synchronization
 import Torneo
 
 /// Delivers notices to devices by shards (contract.md §20): leases a shard, streams its
-/// devices page by page in id order, keeps up to `enVuelo` requests in flight over several
-/// HTTP/2 connections, and commits the cursor — the last device of the settled prefix — with
-/// the outcomes behind it, so a dispatcher that dies is resumed from there and repeats at most
-/// what it had in flight or settled since its last commit.
+/// devices page by page in id order, sends a whole page at once (one batch per provider over
+/// several HTTP/2 connections, up to `enVuelo` streams each), and commits the cursor — the
+/// last device of the settled prefix — with the page's outcomes, so a dispatcher that dies is
+/// resumed from there and repeats at most the page it was sending.
 ///
-/// Memory does not grow with the number of devices: a page and the window of a shard are all
-/// it holds. A device that fails for now gets a one-device shard of its own, due at its
+/// Memory does not grow with the number of devices: one page is all a shard holds. A device that fails for now gets a one-device shard of its own, due at its
 /// backoff; one the provider calls dead is removed in the next commit, with the others.
 public final class Difusor: Sendable {
     public struct Configuracion: Sendable {
         /// Seconds a shard belongs to this dispatcher unless it commits progress.
         public var arriendo: Double = 60
         public var caducidad: Double = AvisoDeGol.tiempoDeVida
-        /// Devices read per statement.
+        /// Devices read per statement, sent at once and committed together.
         public var pagina = 2_000
-        /// Requests in flight per shard.
+        /// Requests in flight per HTTP/2 connection (and one-by-one deliveries per page).
         public var enVuelo = 1_000
         /// HTTP/2 connections per provider.
         public var conexiones = 4
-        /// Outcomes per commit at most; a commit also goes out every `cadaCuanto` seconds.
-        public var guardarCada = 2_000
-        public var cadaCuanto: Double = 0.25
+        /// Seconds a request of a batch waits for its answer.
+        public var espera: Double = 10
         public var politica = PoliticaDeReintentos()
         public var soloPrimerosIntentos = false
         /// How often a serving difusor looks for due shards when nobody rang.
@@ -176,7 +174,9 @@ public final class Difusor: Sendable {
 
     // MARK: - One shard
 
-    /// Streams `tramo`'s devices and delivers to each, committing as the settled prefix grows.
+    /// Streams `tramo`'s devices page by page and delivers to each page at once (a batch per
+    /// provider, every request in flight together), committing the page's outcomes and the
+    /// cursor after it: a dispatcher that dies repeats at most the page it was sending.
     func difundir(_ tramo: TramoReclamado) async -> ResumenDeEnvio {
         var resumen = ResumenDeEnvio()
         var avance = AvanceDeTramo(tramo: tramo)
@@ -194,20 +194,27 @@ public final class Difusor: Sendable {
             guardar(&avance, resumen: &resumen)
             return resumen
         }
-        // The window: devices in stream order from `base`; a slot is filled when its outcome
-        // is known, and the cursor moves over the filled prefix.
-        var ids: [String] = []
-        var resultados: [Resultado?] = []
-        var inicio = 0
-        var base = 0
-        var ultimoGuardado = ahora()
-        var perdido = false
-        var retiradosSinContar = 0
-
-        func plegar() {
-            while inicio < resultados.count, let resultado = resultados[inicio] {
+        var despues = tramo.cursor
+        var agotado = false
+        while !agotado && !Task.isCancelled {
+            let pagina: [DispositivoDeTramo]
+            do {
+                pagina = try difusiones.dispositivos(
+                    de: tramo, despues: despues, limite: configuracion.pagina)
+            } catch {
+                registro.anotar(
+                    "no se pudieron leer los dispositivos de un tramo: \(explicacion(de: error))")
+                resumen.anotarFalloDeTienda(error)
+                return resumen
+            }
+            if pagina.count < configuracion.pagina { agotado = true }
+            guard !pagina.isEmpty else { break }
+            let resultados = await entregar(pagina, tramo)
+            // The settled prefix: a device stopped without an answer ends it.
+            var retirados = 0
+            for (dispositivo, resultado) in zip(pagina, resultados) {
                 switch resultado {
-                case .cancelado: return
+                case .cancelado: break
                 case .omitido: break
                 case .entregada:
                     avance.entregadas += 1
@@ -216,104 +223,35 @@ public final class Difusor: Sendable {
                     avance.fallidas += 1
                     resumen.fallidas += 1
                 case .retirada:
-                    avance.retirados.append(ids[inicio])
+                    avance.retirados.append(dispositivo.canal.nombre)
                     resumen.fallidas += 1
-                    retiradosSinContar += 1
+                    retirados += 1
                 case .reintento(let reintento):
                     avance.reintentos.append(reintento)
                     if reintento.intentado { resumen.reintentos += 1 }
                 }
-                avance.cursor = ids[inicio]
-                inicio += 1
+                if case .cancelado = resultado { break }
+                avance.cursor = dispositivo.canal.nombre
+                despues = dispositivo.canal.nombre
             }
-            if inicio > 4_096 {
-                ids.removeFirst(inicio)
-                resultados.removeFirst(inicio)
-                base += inicio
-                inicio = 0
-            }
-        }
-        func quizaGuardar(forzar: Bool = false) {
-            // Cancelled, only the final commit of the settled prefix goes out.
-            guard !Task.isCancelled || forzar else { return }
-            plegar()
-            let momento = ahora()
-            let cuantos =
-                avance.entregadas + avance.fallidas + avance.retirados.count
-                + avance.reintentos.count
-            guard
-                forzar || cuantos >= configuracion.guardarCada
-                    || (momento - ultimoGuardado >= configuracion.cadaCuanto && !avance.vacio)
-            else { return }
-            if retiradosSinContar > 0 {
+            if retirados > 0 {
                 registro.anotar(
-                    Self.cuenta(
-                        retiradosSinContar, "dispositivo retirado", "dispositivos retirados")
+                    Self.cuenta(retirados, "dispositivo retirado", "dispositivos retirados")
                         + " (el proveedor dice que ya no existen)",
                     partido: tramo.aviso.partidoId)
-                retiradosSinContar = 0
             }
-            if !guardar(&avance, resumen: &resumen) { perdido = true }
-            ultimoGuardado = momento
+            if Task.isCancelled {
+                // Stopped: the settled prefix is kept; what was in flight is sent again by the
+                // next holder, from this cursor (same apns-id).
+                guardar(&avance, resumen: &resumen)
+                return resumen
+            }
+            if !agotado, !guardar(&avance, resumen: &resumen) { return resumen }
         }
-
-        await withTaskGroup(of: (Int, Resultado).self) { grupo in
-            var enVuelo = 0
-            var despues: String? = nil
-            var agotado = false
-            func recoger(_ llegada: (Int, Resultado)) {
-                enVuelo -= 1
-                resultados[llegada.0 - base] = llegada.1
-            }
-            while !agotado && !perdido && !Task.isCancelled {
-                let pagina: [DispositivoDeTramo]
-                do {
-                    pagina = try difusiones.dispositivos(
-                        de: tramo, despues: despues ?? tramo.cursor, limite: configuracion.pagina)
-                } catch {
-                    registro.anotar(
-                        "no se pudieron leer los dispositivos de un tramo: \(explicacion(de: error))"
-                    )
-                    resumen.anotarFalloDeTienda(error)
-                    perdido = true
-                    break
-                }
-                if pagina.count < configuracion.pagina { agotado = true }
-                for dispositivo in pagina {
-                    despues = dispositivo.canal.nombre
-                    let indice = base + ids.count
-                    ids.append(dispositivo.canal.nombre)
-                    resultados.append(nil)
-                    switch preparar(dispositivo, tramo) {
-                    case .listo(let resultado):
-                        resultados[indice - base] = resultado
-                    case .enviar(let notificador, let aviso):
-                        while enVuelo >= configuracion.enVuelo, let llegada = await grupo.next() {
-                            recoger(llegada)
-                        }
-                        enVuelo += 1
-                        grupo.addTask {
-                            (indice, await self.enviar(aviso, por: notificador, tramo: tramo))
-                        }
-                    }
-                    quizaGuardar()
-                    if perdido { break }
-                }
-            }
-            while !perdido, let llegada = await grupo.next() {
-                recoger(llegada)
-                quizaGuardar()
-            }
-            grupo.cancelAll()
-        }
-        guard !perdido else { return resumen }
         if Task.isCancelled {
-            // Stopped: the settled prefix is kept; what was in flight is sent again by the
-            // next holder, from this cursor (same apns-id).
-            quizaGuardar(forzar: true)
+            guardar(&avance, resumen: &resumen)
             return resumen
         }
-        plegar()
         if tramo.unico {
             switch avance.reintentos.first {
             case .some(let reintento) where reintento.intentado:
@@ -339,8 +277,71 @@ public final class Difusor: Sendable {
         } else {
             avance.final = .entregada
         }
-        quizaGuardar(forzar: true)
+        guardar(&avance, resumen: &resumen)
         return resumen
+    }
+
+    /// Delivers to one page of devices: those a provider takes in batches in one batch per
+    /// provider, the rest each in a task of its own (at most `enVuelo` at once).
+    private func entregar(_ pagina: [DispositivoDeTramo], _ tramo: TramoReclamado) async
+        -> [Resultado]
+    {
+        var resultados = [Resultado](repeating: .cancelado, count: pagina.count)
+        var lotes: [String: [(Int, any NotificadorEnLote, AvisoDeGol)]] = [:]
+        var sueltos: [(Int, any Notificador, AvisoDeGol)] = []
+        for (i, dispositivo) in pagina.enumerated() {
+            switch preparar(dispositivo, tramo) {
+            case .listo(let resultado):
+                resultados[i] = resultado
+            case .enviar(let notificador, let aviso):
+                if let enLote = notificador as? any NotificadorEnLote,
+                    let clave = enLote.claveDeLote
+                {
+                    lotes[clave, default: []].append((i, enLote, aviso))
+                } else {
+                    sueltos.append((i, notificador, aviso))
+                }
+            }
+        }
+        let configuracion = self.configuracion
+        await withTaskGroup(of: (Bool, [(Int, Resultado)]).self) { grupo in
+            for lote in lotes.values {
+                grupo.addTask {
+                    let desenlaces = await EnvioEnLote.enviar(
+                        lote.map { ($0.1, $0.2) }, conexiones: configuracion.conexiones,
+                        enVuelo: configuracion.enVuelo, espera: configuracion.espera)
+                    var hechos: [(Int, Resultado)] = []
+                    for ((i, notificador, aviso), desenlace) in zip(lote, desenlaces) {
+                        guard let desenlace else {
+                            hechos.append((i, .cancelado))
+                            continue
+                        }
+                        switch desenlace {
+                        case .success: hechos.append((i, .entregada))
+                        case .failure(let fallo):
+                            hechos.append(
+                                (i, self.leer(fallo, de: notificador, aviso: aviso, tramo: tramo)))
+                        }
+                    }
+                    return (false, hechos)
+                }
+            }
+            var enVuelo = 0
+            for (i, notificador, aviso) in sueltos {
+                while enVuelo >= configuracion.enVuelo, let (suelto, hechos) = await grupo.next() {
+                    if suelto { enVuelo -= 1 }
+                    for (j, r) in hechos { resultados[j] = r }
+                }
+                enVuelo += 1
+                grupo.addTask {
+                    (true, [(i, await self.enviar(aviso, por: notificador, tramo: tramo))])
+                }
+            }
+            for await (_, hechos) in grupo {
+                for (j, r) in hechos { resultados[j] = r }
+            }
+        }
+        return resultados
     }
 
     /// Stores `avance` and starts the next one from its cursor.
@@ -420,19 +421,26 @@ public final class Difusor: Sendable {
             let fallo =
                 error as? FalloDeEntrega
                 ?? FalloDeEntrega(explicacion(de: error), reintentable: true)
-            if fallo.destinoRetirado { return .retirada(fallo.motivo) }
-            registro.anotar(
-                "no se pudo publicar la notificación: \(notificador.canal): \(fallo.motivo)",
-                partido: aviso.partidoId)
-            let politica = configuracion.politica
-            guard fallo.reintentable, tramo.intento < politica.maximoDeIntentos else {
-                return .fallida(fallo.motivo)
-            }
-            let demora = politica.demora(trasElIntento: tramo.intento, pedida: fallo.reintentarTras)
-            return .reintento(
-                .init(dispositivo: notificador.canal, cuando: ahora() + demora, error: fallo.motivo)
-            )
+            return leer(fallo, de: notificador, aviso: aviso, tramo: tramo)
         }
+    }
+
+    /// What a failed delivery leads to: the device removed, a retry of its own, or a failure.
+    private func leer(
+        _ fallo: FalloDeEntrega, de notificador: any Notificador, aviso: AvisoDeGol,
+        tramo: TramoReclamado
+    ) -> Resultado {
+        if fallo.destinoRetirado { return .retirada(fallo.motivo) }
+        registro.anotar(
+            "no se pudo publicar la notificación: \(notificador.canal): \(fallo.motivo)",
+            partido: aviso.partidoId)
+        let politica = configuracion.politica
+        guard fallo.reintentable, tramo.intento < politica.maximoDeIntentos else {
+            return .fallida(fallo.motivo)
+        }
+        let demora = politica.demora(trasElIntento: tramo.intento, pedida: fallo.reintentarTras)
+        return .reintento(
+            .init(dispositivo: notificador.canal, cuando: ahora() + demora, error: fallo.motivo))
     }
 
     static func cuenta(_ n: Int, _ uno: String, _ varios: String) -> String {

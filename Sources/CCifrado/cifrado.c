@@ -11,10 +11,22 @@
 #include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
+#include <pthread.h>
 #include <string.h>
 
 // The EC_GROUP/EC_POINT/BIGNUM calls used here are not deprecated in OpenSSL 3 (EC_KEY is):
 // ECDH is written as the point multiplication it is, which needs no EVP_PKEY round trip.
+
+// The curve, built once: OpenSSL 3 spends tens of microseconds making a named group, more
+// than Web Push's whole encryption of a message (contract.md §20: a million messages a goal).
+// A group is only read after it is made, which OpenSSL allows from any number of threads.
+static EC_GROUP *la_curva;
+static pthread_once_t curva_hecha = PTHREAD_ONCE_INIT;
+static void hacer_curva(void) { la_curva = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1); }
+static const EC_GROUP *curva_p256(void) {
+    pthread_once(&curva_hecha, hacer_curva);
+    return la_curva;
+}
 
 static int publica_de(const EC_GROUP *grupo, const BIGNUM *escalar, uint8_t publica[65],
                       BN_CTX *ctx) {
@@ -27,7 +39,7 @@ static int publica_de(const EC_GROUP *grupo, const BIGNUM *escalar, uint8_t publ
 }
 
 int cifrado_generar_p256(uint8_t privada[32], uint8_t publica[65]) {
-    EC_GROUP *grupo = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    const EC_GROUP *grupo = curva_p256();
     BN_CTX *ctx = BN_CTX_new();
     BIGNUM *escalar = BN_new();
     int bien = grupo != NULL && ctx != NULL && escalar != NULL;
@@ -39,12 +51,11 @@ int cifrado_generar_p256(uint8_t privada[32], uint8_t publica[65]) {
            publica_de(grupo, escalar, publica, ctx);
     BN_clear_free(escalar);
     BN_CTX_free(ctx);
-    EC_GROUP_free(grupo);
     return bien;
 }
 
 int cifrado_publica_p256(const uint8_t privada[32], uint8_t publica[65]) {
-    EC_GROUP *grupo = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    const EC_GROUP *grupo = curva_p256();
     BN_CTX *ctx = BN_CTX_new();
     BIGNUM *escalar = BN_bin2bn(privada, 32, NULL);
     int bien = grupo != NULL && ctx != NULL && escalar != NULL && !BN_is_zero(escalar) &&
@@ -52,12 +63,11 @@ int cifrado_publica_p256(const uint8_t privada[32], uint8_t publica[65]) {
                publica_de(grupo, escalar, publica, ctx);
     BN_clear_free(escalar);
     BN_CTX_free(ctx);
-    EC_GROUP_free(grupo);
     return bien;
 }
 
 int cifrado_ecdh_p256(const uint8_t privada[32], const uint8_t ajena[65], uint8_t secreto[32]) {
-    EC_GROUP *grupo = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    const EC_GROUP *grupo = curva_p256();
     BN_CTX *ctx = BN_CTX_new();
     BIGNUM *escalar = BN_bin2bn(privada, 32, NULL);
     BIGNUM *x = BN_new();
@@ -77,7 +87,6 @@ int cifrado_ecdh_p256(const uint8_t privada[32], const uint8_t ajena[65], uint8_
     BN_free(x);
     BN_clear_free(escalar);
     BN_CTX_free(ctx);
-    EC_GROUP_free(grupo);
     return bien;
 }
 

@@ -3,7 +3,8 @@
 // path 201 (Web Push), a token that starts with "dead" gets 410 Unregistered. It counts what it
 // got and, with --estado, rewrites a line «requests first last» (unix seconds) every 50 ms.
 //
-//   sumidero --cert C --clave K [--puerto N] [--estado F] [--registro F] [--atascar N]
+//   sumidero --cert C --clave K [--puerto N] [--puerto-en F] [--estado F] [--registro F]
+//            [--atascar N]
 //
 // --registro appends each request's path, one a line; --atascar N never answers on the N-th
 // connection accepted (a stalled provider connection). One thread, epoll, non-blocking TLS,
@@ -196,13 +197,14 @@ static void escribir_estado(const char *ruta) {
 }
 
 int main(int argc, char **argv) {
-    const char *cert = NULL, *clave = NULL, *estado = NULL;
+    const char *cert = NULL, *clave = NULL, *estado = NULL, *puerto_en = NULL;
     int puerto = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--cert")) cert = argv[i + 1];
         else if (!strcmp(argv[i], "--clave")) clave = argv[i + 1];
         else if (!strcmp(argv[i], "--puerto")) puerto = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--estado")) estado = argv[i + 1];
+        else if (!strcmp(argv[i], "--puerto-en")) puerto_en = argv[i + 1];
         else if (!strcmp(argv[i], "--atascar")) atascar = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--registro")) registro = fopen(argv[i + 1], "a");
         else {
@@ -240,6 +242,13 @@ int main(int argc, char **argv) {
     getsockname(escucha, (struct sockaddr *)&dir, &largo);
     printf("%d\n", ntohs(dir.sin_port));
     fflush(stdout);
+    if (puerto_en) {
+        FILE *f = fopen(puerto_en, "w");
+        if (f) {
+            fprintf(f, "%d", ntohs(dir.sin_port));
+            fclose(f);
+        }
+    }
 
     nghttp2_session_callbacks *cb;
     nghttp2_session_callbacks_new(&cb);

@@ -144,36 +144,131 @@ public struct CanalDispositivoAPNs: Notificador {
                 // No answer: the same apns-id makes a repeat the same notification.
                 throw FalloDeEntrega("APNs: \(fallo)", reintentable: true)
             }
-            let razon = Self.razon(respuesta)
-            switch (respuesta.codigo, razon) {
-            case (200, _):
-                return
-            case (403, "ExpiredProviderToken") where rechazado == nil:
-                rechazado = jwt
-                continue
-            case (410, _), (400, "BadDeviceToken"):
-                throw FalloDeEntrega(
-                    "APNs \(respuesta.codigo) \(razon ?? ""): dispositivo retirado",
-                    reintentable: false, destinoRetirado: true)
-            case (429, _), (500, _), (503, _):
-                throw FalloDeEntrega(
-                    "APNs \(respuesta.codigo)\(razon.map { " \($0)" } ?? "")", reintentable: true,
-                    reintentarTras: respuesta.reintentarTras)
-            default:
-                throw FalloDeEntrega(
-                    "APNs \(respuesta.codigo)\(razon.map { " \($0)" } ?? "")", reintentable: false)
+            switch Self.desenlace(
+                codigo: respuesta.codigo, razon: Self.razon(respuesta),
+                reintentarTras: respuesta.reintentarTras, token: jwt, renovado: rechazado != nil)
+            {
+            case .entregada: return
+            case .fallo(let fallo): throw fallo
+            case .renovar(let refused): rechazado = refused
             }
         }
         throw FalloDeEntrega(
             "APNs 403 ExpiredProviderToken con un token nuevo", reintentable: false)
     }
 
+    /// What APNs' answer means (contract.md §19), whoever sent the request.
+    static func desenlace(
+        codigo: Int, razon: String?, reintentarTras: Double?, token: String, renovado: Bool
+    ) -> DesenlaceDeLote {
+        switch (codigo, razon) {
+        case (200, _):
+            return .entregada
+        case (403, "ExpiredProviderToken") where !renovado:
+            return .renovar(rechazado: token)
+        case (403, "ExpiredProviderToken"):
+            return .fallo(
+                FalloDeEntrega(
+                    "APNs 403 ExpiredProviderToken con un token nuevo", reintentable: false))
+        case (410, _), (400, "BadDeviceToken"):
+            return .fallo(
+                FalloDeEntrega(
+                    "APNs \(codigo) \(razon ?? ""): dispositivo retirado", reintentable: false,
+                    destinoRetirado: true))
+        case (429, _), (500, _), (503, _):
+            return .fallo(
+                FalloDeEntrega(
+                    "APNs \(codigo)\(razon.map { " \($0)" } ?? "")", reintentable: true,
+                    reintentarTras: reintentarTras))
+        default:
+            return .fallo(
+                FalloDeEntrega(
+                    "APNs \(codigo)\(razon.map { " \($0)" } ?? "")", reintentable: false))
+        }
+    }
+
     /// APNs' `reason`, from its JSON error body; only letters (it is shown and logged).
     static func razon(_ respuesta: RespuestaHTTP) -> String? {
+        guard respuesta.codigo != 200 else { return nil }
         struct Error: Decodable { var reason: String? }
         guard let razon = try? JSONDecoder().decode(Error.self, from: Data(respuesta.cuerpo)).reason
         else { return nil }
+        return limpia(razon)
+    }
+
+    static func limpia(_ razon: String) -> String? {
         let limpia = String(razon.unicodeScalars.filter { $0.properties.isAlphabetic }.prefix(64))
         return limpia.isEmpty ? nil : limpia
+    }
+}
+
+extension CanalDispositivoAPNs: NotificadorEnLote {
+    public var claveDeLote: String? { "apns \(credenciales.url) \(credenciales.ca ?? "")" }
+
+    public func destinoDeLote() throws(FalloDeEntrega) -> DestinoH2 {
+        guard let direccion = try? DireccionWeb(credenciales.url), direccion.esquema == "https"
+        else {
+            throw FalloDeEntrega("APNs: la dirección no es https://", reintentable: false)
+        }
+        return DestinoH2(
+            anfitrion: direccion.anfitrion.trimmingCharacters(in: "[]"),
+            puerto: direccion.puertoEfectivo, ca: credenciales.ca)
+    }
+
+    public func peticionDeLote(_ aviso: AvisoDeGol, comun: ComunDeLote, rechazado: String?)
+        throws(FalloDeEntrega) -> PeticionH2
+    {
+        let firmante = self.firmante
+        let jwt: String = try comun.valor("jwt \(rechazado ?? "")") { () throws(FalloDeEntrega) in
+            do {
+                return try firmante.token(rechazado: rechazado)
+            } catch {
+                throw FalloDeEntrega("no se pudo firmar el token de APNs", reintentable: false)
+            }
+        }
+        let variante =
+            "\(aviso.claveDeIdempotencia) \(aviso.tipo.rawValue) \(aviso.tranquilo) \(jwt)"
+        // The shared part is what `peticion` would build for any device, its path and
+        // apns-id aside.
+        let (cabeceras, carga, prefijo): ([(String, String)], [UInt8], String) = try comun.valor(
+            variante
+        ) {
+            () throws(FalloDeEntrega) in
+            let peticion: PeticionHTTP
+            do {
+                peticion = try self.peticion(aviso, token: jwt)
+            } catch let fallo as FalloDeEntrega {
+                throw fallo
+            } catch {
+                throw FalloDeEntrega("\(error)", reintentable: false)
+            }
+            let prefijo =
+                (try? DireccionWeb(credenciales.url)).map { direccion in
+                    let ruta =
+                        direccion.resto.hasSuffix("/")
+                        ? String(direccion.resto.dropLast()) : direccion.resto
+                    return ruta
+                } ?? ""
+            return (
+                peticion.cabeceras.filter { $0.0 != "apns-id" }, peticion.cuerpo ?? [], prefijo
+            )
+        }
+        return PeticionH2(
+            ruta: "\(prefijo)/3/device/\(token)", variante: variante, cabeceras: cabeceras,
+            propia: ("apns-id", apnsID(aviso)), cuerpo: carga, credencial: jwt)
+    }
+
+    public func desenlace(_ respuesta: RespuestaH2, de peticion: PeticionH2, renovado: Bool)
+        -> DesenlaceDeLote
+    {
+        guard respuesta.codigo != 0 else {
+            // No answer: the same apns-id makes a repeat the same notification.
+            return .fallo(FalloDeEntrega("APNs: \(respuesta.razon)", reintentable: true))
+        }
+        return Self.desenlace(
+            codigo: respuesta.codigo,
+            razon: respuesta.codigo == 200 ? nil : Self.limpia(respuesta.razon),
+            reintentarTras: respuesta.reintentarTras, token: peticion.credencial ?? "",
+            renovado: renovado)
     }
 }

@@ -67,32 +67,42 @@ public struct CanalWebPush: Notificador {
 
     func peticion(_ aviso: AvisoDeGol) throws -> PeticionHTTP {
         let cuerpo: [UInt8]
-        let jwt: String
         do {
             cuerpo = try CifradoWebPush.cifrar(Self.mensaje(aviso), p256dh: p256dh, auth: auth)
-            jwt = try FirmanteVAPID.compartido.token(
-                origen: origen, credenciales: credenciales, ahora: ahora())
         } catch {
             throw FalloDeEntrega(
                 "no se pudo cifrar el aviso para esta suscripción (\(error))", reintentable: false)
         }
-        let urgente = !aviso.tranquilo && [.gol, .anulado, .corregido, .roja].contains(aviso.tipo)
         var peticion = PeticionHTTP(
-            url: endpoint.sinCredenciales, metodo: "POST",
-            cabeceras: [
-                (
-                    "Authorization",
-                    "vapid t=\(jwt), k=\(Base64URL.codificar(credenciales.clave.publica))"
-                ),
-                ("Content-Encoding", "aes128gcm"),
-                ("Content-Type", "application/octet-stream"),
-                ("TTL", String(Int(AvisoDeGol.tiempoDeVida))),
-                ("Urgency", aviso.tranquilo ? "low" : urgente ? "high" : "normal"),
-                ("Topic", DocumentoDeEmpuje.colapso(aviso, maximo: 32)),
-            ], cuerpo: cuerpo, limite: limite, maximoDeBytes: 16 * 1024)
+            url: endpoint.sinCredenciales, metodo: "POST", cabeceras: try cabeceras(aviso),
+            cuerpo: cuerpo, limite: limite, maximoDeBytes: 16 * 1024)
         peticion.ca = credenciales.ca
         peticion.http2 = endpoint.esquema == "https"
         return peticion
+    }
+
+    /// Every header but the body's: the same for every subscription of one push service.
+    func cabeceras(_ aviso: AvisoDeGol) throws(FalloDeEntrega) -> [(String, String)] {
+        let jwt: String
+        do {
+            jwt = try FirmanteVAPID.compartido.token(
+                origen: origen, credenciales: credenciales, ahora: ahora())
+        } catch {
+            throw FalloDeEntrega(
+                "no se pudo firmar el token VAPID (\(error))", reintentable: false)
+        }
+        let urgente = !aviso.tranquilo && [.gol, .anulado, .corregido, .roja].contains(aviso.tipo)
+        return [
+            (
+                "Authorization",
+                "vapid t=\(jwt), k=\(Base64URL.codificar(credenciales.clave.publica))"
+            ),
+            ("Content-Encoding", "aes128gcm"),
+            ("Content-Type", "application/octet-stream"),
+            ("TTL", String(Int(AvisoDeGol.tiempoDeVida))),
+            ("Urgency", aviso.tranquilo ? "low" : urgente ? "high" : "normal"),
+            ("Topic", DocumentoDeEmpuje.colapso(aviso, maximo: 32)),
+        ]
     }
 
     public func notificarGol(_ aviso: AvisoDeGol) async throws {
@@ -110,20 +120,80 @@ public struct CanalWebPush: Notificador {
         } catch let fallo as FalloHTTP {
             throw FalloDeEntrega("Web Push: \(fallo)", reintentable: true)
         }
-        switch respuesta.codigo {
-        case 200..<300:
-            return
-        case 404, 410:
-            throw FalloDeEntrega(
-                "Web Push \(respuesta.codigo): suscripción retirada", reintentable: false,
-                destinoRetirado: true)
-        case 408, 429, 500..<600, 0:
-            throw FalloDeEntrega(
-                "Web Push: " + CanalWebhook.describir(respuesta), reintentable: true,
-                reintentarTras: respuesta.reintentarTras)
-        default:
-            throw FalloDeEntrega(
-                "Web Push: " + CanalWebhook.describir(respuesta), reintentable: false)
+        if case .fallo(let fallo) = Self.desenlace(
+            codigo: respuesta.codigo, descripcion: CanalWebhook.describir(respuesta),
+            reintentarTras: respuesta.reintentarTras)
+        {
+            throw fallo
         }
+    }
+
+    /// What the push service's answer means (contract.md §19), whoever sent the request.
+    static func desenlace(codigo: Int, descripcion: String, reintentarTras: Double? = nil)
+        -> DesenlaceDeLote
+    {
+        switch codigo {
+        case 200..<300:
+            return .entregada
+        case 404, 410:
+            return .fallo(
+                FalloDeEntrega(
+                    "Web Push \(codigo): suscripción retirada", reintentable: false,
+                    destinoRetirado: true))
+        case 408, 429, 500..<600, 0:
+            return .fallo(
+                FalloDeEntrega(
+                    "Web Push: " + descripcion, reintentable: true, reintentarTras: reintentarTras))
+        default:
+            return .fallo(FalloDeEntrega("Web Push: " + descripcion, reintentable: false))
+        }
+    }
+}
+
+extension CanalWebPush: NotificadorEnLote {
+    /// Only https endpoints speak HTTP/2 (the batch's transport); others go one by one.
+    public var claveDeLote: String? {
+        endpoint.esquema == "https" ? "webpush \(origen) \(credenciales.ca ?? "")" : nil
+    }
+
+    public func destinoDeLote() throws(FalloDeEntrega) -> DestinoH2 {
+        DestinoH2(
+            anfitrion: endpoint.anfitrion.trimmingCharacters(in: "[]"),
+            puerto: endpoint.puertoEfectivo, ca: credenciales.ca)
+    }
+
+    public func peticionDeLote(_ aviso: AvisoDeGol, comun: ComunDeLote, rechazado: String?)
+        throws(FalloDeEntrega) -> PeticionH2
+    {
+        let variante = "\(aviso.claveDeIdempotencia) \(aviso.tipo.rawValue) \(aviso.tranquilo)"
+        let (cabeceras, mensaje): ([(String, String)], [UInt8]) = try comun.valor(variante) {
+            () throws(FalloDeEntrega) in (try self.cabeceras(aviso), Self.mensaje(aviso))
+        }
+        // A new key and salt for each subscription: the one part that is never shared.
+        let cuerpo: [UInt8]
+        do {
+            cuerpo = try CifradoWebPush.cifrar(mensaje, p256dh: p256dh, auth: auth)
+        } catch {
+            throw FalloDeEntrega(
+                "no se pudo cifrar el aviso para esta suscripción (\(error))", reintentable: false)
+        }
+        let resto = endpoint.resto.isEmpty ? "/" : endpoint.resto
+        return PeticionH2(
+            ruta: resto.split(separator: "#", maxSplits: 1).first.map(String.init) ?? resto,
+            variante: variante, cabeceras: cabeceras, cuerpo: cuerpo)
+    }
+
+    public func desenlace(_ respuesta: RespuestaH2, de peticion: PeticionH2, renovado: Bool)
+        -> DesenlaceDeLote
+    {
+        let descripcion =
+            respuesta.codigo == 0
+            ? respuesta.razon
+            : respuesta.razon.isEmpty
+                ? "HTTP \(respuesta.codigo)"
+                : "HTTP \(respuesta.codigo): \(TextoSeguro.limpio(String(respuesta.razon.prefix(80))))"
+        return Self.desenlace(
+            codigo: respuesta.codigo, descripcion: descripcion,
+            reintentarTras: respuesta.reintentarTras)
     }
 }
