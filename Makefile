@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Arguments for `make run`: the main job plays partido 1 on the default database.
 ARGS ?= jugar 1
 
-.PHONY: all deps build release run test lint format clean bench bench-postgresql esquema orden torture fuzz install uninstall
+.PHONY: all deps build release run test lint format clean bench bench-difusion bench-postgresql esquema orden torture fuzz install uninstall
 
 all: build
 
@@ -126,6 +126,19 @@ esquema:
 	  { cat migrations/[0-9]*.sql; echo ".dump"; } | sqlite3 -batch :memory: \
 	    | grep -v -e '^PRAGMA foreign_keys=OFF;$$' -e '^BEGIN TRANSACTION;$$' -e '^COMMIT;$$'; \
 	} > migrations/esquema.sql
+
+# One goal to 10,000 / 100,000 / 1,000,000 devices (contract.md §20), APNs and Web Push, SQLite
+# and PostgreSQL, one and two dispatchers, to the C HTTP/2 + TLS sink in bench/sumidero, with
+# h2load against the same sink as the floor; writes bench/resultados-difusion.json. Needs
+# nghttp2-client (h2load), postgresql, sqlite3, bc and Python's cryptography. Not part of
+# `make test`. DIFUSION="--tamanos 10000 --almacenes sqlite" narrows it.
+bench-difusion: deps
+	@command -v h2load >/dev/null && command -v sqlite3 >/dev/null && command -v bc >/dev/null \
+		&& python3 -c 'import cryptography' 2>/dev/null || { \
+		SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		$$SUDO apt-get install -y -qq nghttp2-client sqlite3 bc python3-cryptography postgresql; }
+	$(RELEASE)
+	bench/difusion.sh $(DIFUSION)
 
 # postgresql.md's figures, PostgreSQL beside SQLite: needs postgresql, sqlite3 and hyperfine.
 bench-postgresql: deps

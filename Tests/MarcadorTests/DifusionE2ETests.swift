@@ -79,7 +79,11 @@ struct DifusionE2ETests {
                 "--puerto-en", carpeta + "/puerto", "--estado", carpeta + "/estado",
                 "--registro", carpeta + "/rutas", "--atascar", String(atascar),
             ], carpeta: carpeta, ejecutable: carpeta + "/sumidero")
-        #expect(await esperarQue { FileManager.default.fileExists(atPath: carpeta + "/puerto") })
+        #expect(
+            await esperarQue {
+                Int((try? String(contentsOfFile: carpeta + "/puerto", encoding: .utf8)) ?? "")
+                    != nil
+            })
         let puerto = try #require(
             Int((try? String(contentsOfFile: carpeta + "/puerto", encoding: .utf8)) ?? ""))
         let apns = try await escenario.marcador(
@@ -186,9 +190,9 @@ struct DifusionE2ETests {
         #expect(try await Self.dispositivos(escenario) == Self.vivos + 50)
     }
 
-    /// The sink never answers on its first connection: the requests on it time out, that
-    /// connection is replaced, and they go again on another; the other connections' devices
-    /// are not held behind them.
+    /// The sink never answers on its first connection: that connection is replaced once it
+    /// has been silent for a while, and its requests go again on the others; no device is
+    /// missed, none is delivered twice (the stalled connection never answered any).
     @Test(.enabled(if: falta == nil, Comment(rawValue: falta ?? "")), .timeLimit(.minutes(3)))
     func unaConexionAtascadaNoRetieneALasDemas() async throws {
         let n = 4_000
@@ -197,13 +201,14 @@ struct DifusionE2ETests {
         defer { sumidero.senal(SIGKILL) }
         let vigilar = try escenario.lanzar("avisos", "vigilar")
         defer { vigilar.senal(SIGKILL) }
-        // Before the stalled requests' 10 s are up, most devices are served.
-        #expect(await esperarQue(limite: .seconds(60)) { Self.rutas(carpeta).count >= n / 2 })
         let llegaron = await esperarQue(limite: .seconds(120)) {
             Self.vivosEntregados(Self.rutas(carpeta), n) == n
         }
-        #expect(llegaron, "\(Self.rutas(carpeta).count) de \(n)")
+        let rutas = Self.rutas(carpeta)
+        #expect(llegaron, "\(rutas.count) de \(n)")
+        #expect(rutas.values.allSatisfy { $0 == 1 }, "\(rutas.filter { $0.value > 1 }.prefix(5))")
+        // Nothing failed: the stalled requests were not given up, they went elsewhere.
         let registro = try await escenario.marcador("registro")
-        #expect(registro.salida.contains("no se pudo publicar la notificación"))
+        #expect(!registro.salida.contains("no se pudo publicar la notificación"))
     }
 }

@@ -243,10 +243,14 @@ int main(int argc, char **argv) {
     printf("%d\n", ntohs(dir.sin_port));
     fflush(stdout);
     if (puerto_en) {
-        FILE *f = fopen(puerto_en, "w");
+        // Written aside and renamed: a reader never sees the file half written.
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.tmp", puerto_en);
+        FILE *f = fopen(tmp, "w");
         if (f) {
             fprintf(f, "%d", ntohs(dir.sin_port));
             fclose(f);
+            rename(tmp, puerto_en);
         }
     }
 
