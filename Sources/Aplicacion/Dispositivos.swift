@@ -209,8 +209,13 @@ extension Nucleo {
                 throw mal(fallo.mensaje)
             }
         }
-        // One transaction for the whole file: a million lines in seconds, all or none.
-        let nuevos = try tienda.buzon.guardar(configurados)
+        // One transaction for the whole file, all or none, in device-id order: each insert
+        // lands next to the last one in the table's and the index's pages instead of on a
+        // random page of a million-row tree. A device named twice keeps its last line.
+        let ordenados = configurados.indices.sorted {
+            (configurados[$0].nombre, $0) < (configurados[$1].nombre, $1)
+        }.map { configurados[$0] }
+        let nuevos = try tienda.buzon.guardar(ordenados)
         return (nuevos, Set(configurados.map(\.nombre)).count - nuevos)
     }
 }

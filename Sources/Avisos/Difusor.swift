@@ -18,6 +18,8 @@ public final class Difusor: Sendable {
         public var caducidad: Double = AvisoDeGol.tiempoDeVida
         /// Devices read per statement, sent at once and committed together.
         public var pagina = 2_000
+        /// Devices of a shard's first page.
+        public var primeraPagina = 200
         /// Requests in flight per HTTP/2 connection (and one-by-one deliveries per page).
         public var enVuelo = 1_000
         /// HTTP/2 connections per provider.
@@ -196,18 +198,21 @@ public final class Difusor: Sendable {
         }
         var despues = tramo.cursor
         var agotado = false
+        // The first page is short: the first phones hear of the goal before the rest of a
+        // full page is read and signed for.
+        var limite = min(configuracion.primeraPagina, configuracion.pagina)
         while !agotado && !Task.isCancelled {
             let pagina: [DispositivoDeTramo]
+            defer { limite = configuracion.pagina }
             do {
-                pagina = try difusiones.dispositivos(
-                    de: tramo, despues: despues, limite: configuracion.pagina)
+                pagina = try difusiones.dispositivos(de: tramo, despues: despues, limite: limite)
             } catch {
                 registro.anotar(
                     "no se pudieron leer los dispositivos de un tramo: \(explicacion(de: error))")
                 resumen.anotarFalloDeTienda(error)
                 return resumen
             }
-            if pagina.count < configuracion.pagina { agotado = true }
+            if pagina.count < limite { agotado = true }
             guard !pagina.isEmpty else { break }
             let resultados = await entregar(pagina, tramo)
             // The settled prefix: a device stopped without an answer ends it.

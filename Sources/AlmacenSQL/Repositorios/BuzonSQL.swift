@@ -623,11 +623,16 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
 
     public func guardar(_ canales: [CanalConfigurado]) throws -> Int {
         try queue.write { db in
-            var nuevos = 0
+            // A million devices in one transaction: SQLite's default 2 MB page cache spills
+            // the transaction's pages to the WAL and reads them back, most of the time of an
+            // import. This connection's cache grows for it, and shrinks back after.
+            let grande = db.dialecto == .sqlite && canales.count > 10_000
+            if grande { try db.execute("PRAGMA cache_size = -262144") }
+            defer { if grande { try? db.execute("PRAGMA cache_size = -2000") } }
+            // Counted before and after, not asked row by row: on PostgreSQL every statement
+            // below is pipelined, a million devices without a round trip each.
+            let antes = try db.scalarInt("SELECT count(*) FROM canal") ?? 0
             for canal in canales {
-                let existia =
-                    try db.scalarInt("SELECT 1 FROM canal WHERE nombre = ?", canal.nombre) != nil
-                if !existia { nuevos += 1 }
                 try db.executeLater(
                     """
                     INSERT INTO canal (nombre, tipo, activo, ajustes, avisar, horas_tranquilas,
@@ -641,11 +646,17 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
                         canal.avisarAlmacenado, canal.horasTranquilas?.description,
                         canal.retraso, canal.antes,
                     ])
-                if existia || !canal.filtros.vacios {
-                    try Self.escribirFiltros(db, canal.nombre, canal.filtros)
+                try db.executeLater(
+                    "DELETE FROM canal_filtro WHERE canal = ?", arguments: [canal.nombre])
+                for (clase, valor, clave) in Self.filasDeFiltro(canal.filtros) {
+                    try db.executeLater(
+                        """
+                        INSERT INTO canal_filtro (canal, clase, valor, clave) VALUES (?, ?, ?, ?)
+                        ON CONFLICT DO NOTHING
+                        """, arguments: [canal.nombre, clase, valor, clave])
                 }
             }
-            return nuevos
+            return (try db.scalarInt("SELECT count(*) FROM canal") ?? 0) - antes
         }
     }
 
@@ -681,15 +692,18 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         }
     }
 
+    /// A channel's filters as `canal_filtro` rows: class, value, and the key it is matched by.
+    private static func filasDeFiltro(_ filtros: FiltrosDeCanal) -> [(String, String, String)] {
+        filtros.equipos.map { ("equipo", $0, ClaveDeNombre.de($0)) }
+            + filtros.competiciones.map { ("competicion", $0, ClaveDeNombre.de($0)) }
+            + filtros.partidos.map { ("partido", String($0), String($0)) }
+    }
+
     private static func escribirFiltros(
         _ db: some BaseSQL, _ canal: String, _ filtros: FiltrosDeCanal
     ) throws {
         try db.execute("DELETE FROM canal_filtro WHERE canal = ?", canal)
-        let filas =
-            filtros.equipos.map { ("equipo", $0, ClaveDeNombre.de($0)) }
-            + filtros.competiciones.map { ("competicion", $0, ClaveDeNombre.de($0)) }
-            + filtros.partidos.map { ("partido", String($0), String($0)) }
-        for (clase, valor, clave) in filas {
+        for (clase, valor, clave) in filasDeFiltro(filtros) {
             try db.execute(
                 """
                 INSERT INTO canal_filtro (canal, clase, valor, clave) VALUES (?, ?, ?, ?)

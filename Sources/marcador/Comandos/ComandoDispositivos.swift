@@ -156,7 +156,9 @@ struct DispositivosImportar: Comando {
     var fichero: String
 
     func ejecutar(en contexto: Contexto) async throws -> CodigoDeSalida {
-        let bytes = try Nucleo.leerFicheroDeUsuario(fichero, maximo: 64 * 1_048_576)
+        // A million devices is about 100 MB of lines (contract.md §20); the bound keeps a wrong
+        // file (a disk image, /dev/zero) from being read whole.
+        let bytes = try Nucleo.leerFicheroDeUsuario(fichero, maximo: 512 * 1_048_576)
         let nucleo = try contexto.nucleo()
         let (nuevos, cambiados) = try nucleo.importarDispositivos(
             String(decoding: bytes, as: UTF8.self))
