@@ -623,9 +623,9 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
 
     public func guardar(_ canales: [CanalConfigurado]) throws -> Int {
         try queue.write { db in
-            // A million devices in one transaction: SQLite's default 2 MB page cache spills
-            // the transaction's pages to the WAL and reads them back, most of the time of an
-            // import. This connection's cache grows for it, and shrinks back after.
+            // A million devices in one transaction: SQLite's default 2 MB page cache would
+            // spill the transaction's pages to the WAL and read them back. This connection's
+            // cache grows for it, and shrinks back after.
             let grande = db.dialecto == .sqlite && canales.count > 10_000
             if grande { try db.execute("PRAGMA cache_size = -262144") }
             defer { if grande { try? db.execute("PRAGMA cache_size = -2000") } }
