@@ -142,8 +142,11 @@ public final class Difusor: Sendable {
             if Task.isCancelled || parando.load(ordering: .sequentiallyConsistent) { return }
             let reloj = reloj
             let sondeo = configuracion.sondeo
+            // Only an alarm that slept its whole poll rings. A cancelled one that rang anyway
+            // (every ring from outside cancels it) left the bell rung for the next wait, whose
+            // end cancelled the next alarm: one ring kept both cores busy for good.
             let alarma = Task {
-                try? await reloj.esperar(sondeo)
+                guard (try? await reloj.esperar(sondeo)) != nil, !Task.isCancelled else { return }
                 timbre.tocar()
             }
             await timbre.esperar()

@@ -32,6 +32,8 @@ public final class RelojManual: Clock, Sendable {
 
     public var now: Instant { estado.withLock { $0.ahora } }
     public var minimumResolution: Duration { .zero }
+    /// Sleeps waiting for time to move: a test moves it once the sleeper it means is there.
+    public var durmientes: Int { estado.withLock { $0.esperas.count } }
 
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
