@@ -80,10 +80,10 @@ let package = Package(
             plugins: ["Incrustar"]
         ),
         .target(name: "Motor", dependencies: ["Torneo", "Persistencia", "Sistema"]),
-        .target(name: "Importador", dependencies: ["Torneo"]),
+        .target(name: "Importador", dependencies: ["Torneo", "Sistema"]),
         // Live feeds (DESIGN §15): the providers' answers read, and compared with the last
         // snapshot of each match. Pure: no store, no network.
-        .target(name: "Directo", dependencies: ["Torneo", "Importador"]),
+        .target(name: "Directo", dependencies: ["Torneo", "Importador", "Sistema"]),
         .target(
             name: "Avisos",
             dependencies: ["Torneo", "Persistencia", "Sistema", "CCurl", "Empuje", "CEnvioH2"]),
@@ -187,7 +187,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "ImportadorTests",
-            dependencies: ["Importador", "Motor", "Almacen", "Torneo", "ApoyoDePruebas"]),
+            dependencies: [
+                "Importador", "Motor", "Almacen", "Torneo", "Sistema", "ApoyoDePruebas",
+            ]),
         .testTarget(
             name: "MarcadorTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Importador
+import Sistema
 import Torneo
 
 /// Reads football-data.org v4's match list (`{"matches": [...]}`, as `/v4/matches` and

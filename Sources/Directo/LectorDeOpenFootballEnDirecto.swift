@@ -1,4 +1,5 @@
 import Importador
+import Sistema
 import Torneo
 
 /// An openfootball file served from a URL and updated as matches are played (directo.md):

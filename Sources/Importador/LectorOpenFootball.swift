@@ -1,3 +1,4 @@
+import Sistema
 import Torneo
 
 /// Reads the openfootball match formats (https://github.com/openfootball): `{"matches": […]}`

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Importador
+@testable import Sistema
 
 /// The importer's own JSON reader: RFC 8259 exactly, and safe with crafted files.
 @Suite("AnalizadorJSON")

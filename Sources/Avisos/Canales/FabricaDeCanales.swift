@@ -3,43 +3,6 @@ import FoundationEssentials
 import Persistencia
 import Torneo
 
-/// Settings a stored channel may carry (the JSON object in `canal.ajustes`).
-public struct AjustesDeCanal: Codable, Sendable, Hashable {
-    public var url: String?
-    public var directorio: String?
-    public var bundle: String?
-    /// Seconds a delivery may take.
-    public var limite: Double?
-    /// A webhook that speaks ntfy's headers.
-    public var ntfy: Bool?
-    /// An APNs device's token, in hex.
-    public var token: String?
-    /// A Web Push subscription's keys, base64url (its endpoint is `url`).
-    public var p256dh: String?
-    public var auth: String?
-
-    public init(
-        url: String? = nil, directorio: String? = nil, bundle: String? = nil, limite: Double? = nil,
-        ntfy: Bool? = nil
-    ) {
-        self.ntfy = ntfy
-        self.url = url
-        self.directorio = directorio
-        self.bundle = bundle
-        self.limite = limite
-    }
-
-    public static func leer(_ json: String) -> AjustesDeCanal {
-        (try? JSONDecoder().decode(AjustesDeCanal.self, from: Data(json.utf8))) ?? AjustesDeCanal()
-    }
-
-    public var json: String {
-        let codificador = JSONEncoder()
-        codificador.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? codificador.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-}
-
 /// Builds the channel implementations from what is stored.
 public enum FabricaDeCanales {
     /// The channel for `configurado`, or why it cannot work on this machine.

@@ -15,6 +15,11 @@ public indirect enum ValorJSON: Sendable, Hashable {
         try AnalizadorJSON.leer(bytes)
     }
 
+    /// Parses the bytes of `buffer` as one JSON document, without copying them.
+    public static func leer(_ buffer: UnsafeBufferPointer<UInt8>) throws -> ValorJSON {
+        try AnalizadorJSON.leer(buffer)
+    }
+
     public subscript(clave: String) -> ValorJSON? {
         if case .objeto(let campos) = self { return campos[clave] }
         return nil

@@ -1,12 +1,13 @@
 /// A strict JSON reader (RFC 8259) straight into `ValorJSON`, in one pass over the bytes.
 ///
-/// It replaces `JSONDecoder` walking `Decodable` attempts, which cost most of an import's time.
+/// It replaces `JSONDecoder` walking `Decodable` attempts, which cost most of an import's time
+/// (of matches, and of a million devices' lines).
 /// Nesting is capped so a crafted file cannot exhaust the stack, text must be valid UTF-8, and
 /// anything after the document is an error.
-struct AnalizadorJSON {
-    struct Fallo: Error, Equatable {
+public struct AnalizadorJSON {
+    public struct Fallo: Error, Equatable {
         /// Byte offset where reading stopped.
-        var posicion: Int
+        public var posicion: Int
     }
 
     /// Deeper than any real document; a file of 100,000 `[` must fail, not overflow the stack.
@@ -17,17 +18,20 @@ struct AnalizadorJSON {
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    static func leer(_ bytes: [UInt8]) throws(Fallo) -> ValorJSON {
+    public static func leer(_ bytes: [UInt8]) throws(Fallo) -> ValorJSON {
         let resultado: Result<ValorJSON, Fallo> = bytes.withUnsafeBufferPointer { buffer in
-            var analizador = AnalizadorJSON(buffer)
-            return Result { () throws(Fallo) -> ValorJSON in
-                let valor = try analizador.valor(profundidad: 0)
-                analizador.saltarEspacios()
-                guard analizador.i == buffer.count else { throw Fallo(posicion: analizador.i) }
-                return valor
-            }
+            Result { () throws(Fallo) -> ValorJSON in try leer(buffer) }
         }
         return try resultado.get()
+    }
+
+    /// One document in `buffer` (a line of a bigger file, read in place).
+    public static func leer(_ buffer: UnsafeBufferPointer<UInt8>) throws(Fallo) -> ValorJSON {
+        var analizador = AnalizadorJSON(buffer)
+        let valor = try analizador.valor(profundidad: 0)
+        analizador.saltarEspacios()
+        guard analizador.i == buffer.count else { throw Fallo(posicion: analizador.i) }
+        return valor
     }
 
     private var actual: UInt8? { i < bytes.count ? bytes[i] : nil }
