@@ -175,7 +175,7 @@ let package = Package(
             name: "AplicacionTests",
             dependencies: [
                 "Aplicacion", "Almacen", "AlmacenSQL", "Persistencia", "Motor", "Avisos", "Torneo",
-                "Sistema", "ApoyoDePruebas",
+                "Sistema", "Empuje", "ApoyoDePruebas",
             ]),
         // Test support shared by the suites: a real HTTP server on 127.0.0.1.
         .target(name: "ApoyoDePruebas", dependencies: ["Sistema"], path: "Tests/ApoyoDePruebas"),

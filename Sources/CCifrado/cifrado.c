@@ -9,6 +9,7 @@
 #include <openssl/err.h>
 #include <openssl/obj_mac.h>
 #include <openssl/param_build.h>
+#include <pthread.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <pthread.h>
@@ -231,7 +232,16 @@ int cifrado_leer_p8(const char *pem, size_t largo, uint8_t privada[32]) {
     return bien;
 }
 
+// EVP_sha256() is fetched again from the default provider on every digest; an import names a
+// million devices, so the algorithm is fetched once and kept.
+static EVP_MD *sha256_buscado;
+static pthread_once_t sha256_una_vez = PTHREAD_ONCE_INIT;
+
+static void buscar_sha256(void) { sha256_buscado = EVP_MD_fetch(NULL, "SHA256", NULL); }
+
 int cifrado_sha256(const uint8_t *datos, size_t largo, uint8_t resumen[32]) {
+    pthread_once(&sha256_una_vez, buscar_sha256);
     unsigned int escrito = 0;
-    return EVP_Digest(datos, largo, resumen, &escrito, EVP_sha256(), NULL) == 1 && escrito == 32;
+    const EVP_MD *algoritmo = sha256_buscado != NULL ? sha256_buscado : EVP_sha256();
+    return EVP_Digest(datos, largo, resumen, &escrito, algoritmo, NULL) == 1 && escrito == 32;
 }

@@ -98,7 +98,8 @@ public protocol Buzon: Sendable {
     /// The type of channel or device `nombre`, `nil` when there is none.
     func existe(_ nombre: String) throws -> TipoDeCanal?
 
-    /// Adds or replaces `canales` in one transaction (`dispositivos importar`).
+    /// Adds or replaces `canales` in one transaction (`dispositivos importar`); their names
+    /// are distinct.
     /// - Returns: how many were new.
     @discardableResult
     func guardar(_ canales: [CanalConfigurado]) throws -> Int

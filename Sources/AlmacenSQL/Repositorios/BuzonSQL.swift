@@ -629,32 +629,60 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
             let grande = db.dialecto == .sqlite && canales.count > 10_000
             if grande { try db.execute("PRAGMA cache_size = -262144") }
             defer { if grande { try? db.execute("PRAGMA cache_size = -2000") } }
-            // Counted before and after, not asked row by row: on PostgreSQL every statement
-            // below is pipelined, a million devices without a round trip each.
+            // Counted before and after, not asked row by row: every statement below is
+            // deferred (pipelined on PostgreSQL) and writes hundreds of rows.
             let antes = try db.scalarInt("SELECT count(*) FROM canal") ?? 0
-            for canal in canales {
-                try db.executeLater(
-                    """
-                    INSERT INTO canal (nombre, tipo, activo, ajustes, avisar, horas_tranquilas,
-                        retraso, antes)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                    ON CONFLICT (nombre) DO UPDATE SET tipo = ?2, activo = ?3, ajustes = ?4,
-                        avisar = ?5, horas_tranquilas = ?6, retraso = ?7, antes = ?8
-                    """,
-                    arguments: [
-                        canal.nombre, canal.tipo.rawValue, canal.activo, canal.ajustes,
-                        canal.avisarAlmacenado, canal.horasTranquilas?.description,
-                        canal.retraso, canal.antes,
-                    ])
-                try db.executeLater(
-                    "DELETE FROM canal_filtro WHERE canal = ?", arguments: [canal.nombre])
-                for (clase, valor, clave) in Self.filasDeFiltro(canal.filtros) {
-                    try db.executeLater(
-                        """
-                        INSERT INTO canal_filtro (canal, clase, valor, clave) VALUES (?, ?, ?, ?)
-                        ON CONFLICT DO NOTHING
-                        """, arguments: [canal.nombre, clase, valor, clave])
+            var borrarFiltros = SentenciaDeFilas(columnas: 1) {
+                "DELETE FROM canal_filtro WHERE canal IN \(SentenciaDeFilas.lista(filas: $0))"
+            }
+            var escribirCanales = SentenciaDeFilas(columnas: 8) {
+                """
+                INSERT INTO canal (\(CanalConfigurado.columnas))
+                \(SentenciaDeFilas.valores(filas: $0, columnas: 8))
+                ON CONFLICT (nombre) DO UPDATE SET tipo = excluded.tipo,
+                    activo = excluded.activo, ajustes = excluded.ajustes,
+                    avisar = excluded.avisar, horas_tranquilas = excluded.horas_tranquilas,
+                    retraso = excluded.retraso, antes = excluded.antes
+                """
+            }
+            var escribirFiltros = SentenciaDeFilas(columnas: 4) {
+                """
+                INSERT INTO canal_filtro (canal, clase, valor, clave)
+                \(SentenciaDeFilas.valores(filas: $0, columnas: 4)) ON CONFLICT DO NOTHING
+                """
+            }
+            // A group's old filters go before its new ones are written.
+            var inicio = canales.startIndex
+            while inicio < canales.endIndex {
+                let grupo = canales[
+                    inicio..<min(inicio + SentenciaDeFilas.filasPorSentencia, canales.endIndex)]
+                inicio = grupo.endIndex
+                try borrarFiltros.ejecutar(db, grupo.map(\.nombre))
+                // Appended in place: a small array per channel, then a copy, cost as much as
+                // the binding.
+                var valores: [any DatabaseValueConvertible] = []
+                valores.reserveCapacity(8 * grupo.count)
+                for canal in grupo {
+                    valores.append(canal.nombre)
+                    valores.append(canal.tipo.rawValue)
+                    valores.append(canal.activo)
+                    valores.append(canal.ajustes)
+                    valores.append(canal.avisarAlmacenado)
+                    valores.append(canal.horasTranquilas?.description)
+                    valores.append(canal.retraso)
+                    valores.append(canal.antes)
                 }
+                try escribirCanales.ejecutar(db, valores)
+                valores.removeAll(keepingCapacity: true)
+                for canal in grupo {
+                    for (clase, valor, clave) in Self.filasDeFiltro(canal.filtros) {
+                        valores.append(canal.nombre)
+                        valores.append(clase)
+                        valores.append(valor)
+                        valores.append(clave)
+                    }
+                }
+                try escribirFiltros.ejecutar(db, valores)
             }
             return (try db.scalarInt("SELECT count(*) FROM canal") ?? 0) - antes
         }

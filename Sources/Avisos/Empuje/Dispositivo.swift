@@ -53,9 +53,10 @@ public enum Dispositivo {
 
     /// The token in lower case, checked.
     public static func token(_ texto: String) throws(Fallo) -> String {
-        let token = texto.lowercased()
-        guard tokenValido(token) else { throw .token }
-        return token
+        guard tokenValido(texto) else { throw .token }
+        // Most tokens come in lower case already: no copy for them.
+        return texto.utf8.contains(where: { (0x41...0x46).contains($0) })
+            ? texto.lowercased() : texto
     }
 
     /// A subscription read from its JSON and checked: an https endpoint, a point of the curve,
@@ -92,9 +93,15 @@ public enum Dispositivo {
     }
 
     private static func huella(_ texto: String) -> String {
-        Resumen.sha256(Array(texto.utf8)).prefix(5).map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        let resumen = Resumen.sha256(Array(texto.utf8))
+        // By hand, not `String(_:radix:)` per byte: an import names a million devices.
+        return String(unsafeUninitializedCapacity: 10) { salida in
+            func cifra(_ valor: UInt8) -> UInt8 { valor < 10 ? 0x30 + valor : 0x57 + valor }
+            for (i, byte) in resumen.prefix(5).enumerated() {
+                salida[2 * i] = cifra(byte >> 4)
+                salida[2 * i + 1] = cifra(byte & 0x0F)
+            }
+            return 10
+        }
     }
 }

@@ -160,8 +160,7 @@ struct DispositivosImportar: Comando {
         // file (a disk image, /dev/zero) from being read whole.
         let bytes = try Nucleo.leerFicheroDeUsuario(fichero, maximo: 512 * 1_048_576)
         let nucleo = try contexto.nucleo()
-        let (nuevos, cambiados) = try nucleo.importarDispositivos(
-            String(decoding: bytes, as: UTF8.self))
+        let (nuevos, cambiados) = try nucleo.importarDispositivos(bytes)
         contexto.terminal.linea(
             "Dispositivos: \(nuevos) nuevos, \(cambiados) actualizados.")
         return .ok
