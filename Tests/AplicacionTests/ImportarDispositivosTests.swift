@@ -108,7 +108,10 @@ struct ImportarDispositivosTests {
             "El retraso de un dispositivo va de 0 a 3600 segundos, no -1."
         ),
         (linea(1, ",\"avisar\":\"goles\\u001b[2J\""), "ESCAPE"),
-        (linea(1, ",\"avisar\":\"goles\u{1B}[2J\""), "no es un dispositivo en JSON ({\"apns\": \"TOKEN\"} o {\"webpush\": {…}})."),
+        (
+            linea(1, ",\"avisar\":\"goles\u{1B}[2J\""),
+            "no es un dispositivo en JSON ({\"apns\": \"TOKEN\"} o {\"webpush\": {…}})."
+        ),
         (linea(1, ",\"horasTranquilas\":\"tarde\""), "«horasTranquilas» va como 23:00-08:00."),
         ("{\"apns\": \"\(token(1))\", \"equipos\": [\"Nadie FC\"]}", "NO-ENCONTRADO"),
     ])
