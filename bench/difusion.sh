@@ -193,6 +193,18 @@ done
 python3 - "$resultados" <<'EOF'
 import json, sys
 filas = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+# A narrowed run (DIFUSION="--tamanos …") replaces its own rows and keeps the others: each row
+# carries the h2load floor measured in its own run.
+clave = lambda f: (f["almacen"], f["proveedor"], f["dispositivos"], f["despachadores"])
+try:
+    anteriores = json.load(open("bench/resultados-difusion.json"))["resultados"]
+except (OSError, ValueError, KeyError):
+    anteriores = []
+nuevas = {clave(f) for f in filas}
+orden = {"sqlite": 0, "postgresql": 1, "apns": 0, "webpush": 1}
+filas = sorted([f for f in anteriores if clave(f) not in nuevas] + filas,
+               key=lambda f: (orden.get(f["almacen"], 9), orden.get(f["proveedor"], 9),
+                              f["dispositivos"], f["despachadores"]))
 print(f"{'almacén':<11}{'proveedor':<9}{'disp.':>9}{'desp.':>6}{'→1º s':>8}{'→último s':>11}{'entregas/s':>12}"
       f"{'RSS MB':>8}{'µs CPU':>8}{'h2load/s':>10}{'× suelo':>8}{'import s':>9}")
 for f in filas:

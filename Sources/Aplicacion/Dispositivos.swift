@@ -80,10 +80,25 @@ extension Nucleo {
     public func anadirDispositivo(
         _ nuevo: DispositivoNuevo, _ preferencias: PreferenciasDeDispositivo = .init()
     ) throws -> (id: String, nuevo: Bool) {
-        let configurado = try dispositivoConfigurado(nuevo, preferencias)
+        var configurado = try dispositivoConfigurado(nuevo, preferencias)
+        configurado.nombre = Self.nombreGuardado(
+            configurado,
+            antiguos: try tienda.buzon.dispositivosDeNombreAntiguo(
+                Dispositivo.nombreAntiguo(configurado.nombre)))
         let existia = try tienda.buzon.existe(configurado.nombre) != nil
         _ = try tienda.buzon.guardar(configurado, reemplazar: true)
         return (configurado.nombre, !existia)
+    }
+
+    /// The id `canal` is stored under: its own, or the 40-bit one the same token or endpoint
+    /// was given before (`Dispositivo.nombreAntiguo`), if the store has it.
+    static func nombreGuardado(_ canal: CanalConfigurado, antiguos: [String: String]) -> String {
+        let antiguo = Dispositivo.nombreAntiguo(canal.nombre)
+        guard let guardados = antiguos[antiguo] else { return canal.nombre }
+        let suyos = AjustesDeCanal.leer(canal.ajustes)
+        let otros = AjustesDeCanal.leer(guardados)
+        // The same 40 bits of another token are the collision the longer ids are for.
+        return suyos.token == otros.token && suyos.url == otros.url ? antiguo : canal.nombre
     }
 
     /// The channel a device is stored as, after every check.
@@ -173,6 +188,13 @@ extension Nucleo {
             }
         }
         if let fallo = lectura.fallo { throw Fallo.datos("Línea \(fallo.linea): \(fallo.motivo)") }
+        // Devices stored under the first ids keep them (one query: none in a store made since).
+        let antiguos = try tienda.buzon.dispositivosDeNombreAntiguo(nil)
+        if !antiguos.isEmpty {
+            for i in configurados.indices {
+                configurados[i].nombre = Self.nombreGuardado(configurados[i], antiguos: antiguos)
+            }
+        }
         // One transaction for the whole file, all or none, in device-id order: each insert
         // lands next to the last one in the table's and the index's pages instead of on a
         // random page of a million-row tree (four times faster). A device named twice keeps

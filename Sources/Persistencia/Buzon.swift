@@ -95,6 +95,10 @@ public protocol Buzon: Sendable {
     /// Every device (contract.md §19), by id.
     func dispositivos() throws -> [CanalConfigurado]
 
+    /// The devices that kept an id of the first, 40-bit form (`Dispositivo.nombreAntiguo`),
+    /// with their settings: few or none in a store made since. Only `nombre`, when given.
+    func dispositivosDeNombreAntiguo(_ nombre: String?) throws -> [String: String]
+
     /// The type of channel or device `nombre`, `nil` when there is none.
     func existe(_ nombre: String) throws -> TipoDeCanal?
 

@@ -1,6 +1,7 @@
 import Aplicacion
 import Avisos
 import Empuje
+import Persistencia
 import Testing
 import Torneo
 
@@ -151,5 +152,31 @@ struct ImportarDispositivosTests {
         #expect(hecho.nuevos == 40_000 && hecho.cambiados == 0)
         let ids = try nucleo.dispositivos().map(\.id)
         #expect(Set(ids) == Set((0..<40_000).map { Dispositivo.nombre(apns: Self.token($0)) }))
+    }
+    /// Devices stored under the first, 40-bit ids keep them: the same token again updates
+    /// them; another token whose 40 bits are the same (the collision) gets an id of its own.
+    @Test func unDispositivoConIdAntiguoLoConserva() throws {
+        let nucleo = try nucleoEnMemoria()
+        let antiguo = Dispositivo.nombreAntiguo(Dispositivo.nombre(apns: Self.token(1)))
+        #expect(antiguo.utf8.count == 15 && Dispositivo.esNombreAntiguo(antiguo))
+        #expect(!Dispositivo.esNombreAntiguo(Dispositivo.nombre(apns: Self.token(1))))
+        var viejo = AjustesDeCanal()
+        viejo.token = Self.token(1)
+        var ajeno = AjustesDeCanal()
+        ajeno.token = Self.token(99)
+        let otroAntiguo = Dispositivo.nombreAntiguo(Dispositivo.nombre(apns: Self.token(2)))
+        _ = try nucleo.tienda.buzon.guardar(
+            [
+                CanalConfigurado(nombre: antiguo, tipo: .dispositivoAPNs, ajustes: viejo.json),
+                CanalConfigurado(nombre: otroAntiguo, tipo: .dispositivoAPNs, ajustes: ajeno.json),
+            ])
+        let hecho = try nucleo.importarDispositivos(
+            Self.bytes([Self.linea(1, ",\"retraso\":4"), Self.linea(2)]))
+        #expect(hecho.nuevos == 1 && hecho.cambiados == 1)
+        let ids = Set(try nucleo.dispositivos().map(\.id))
+        #expect(ids == [antiguo, otroAntiguo, Dispositivo.nombre(apns: Self.token(2))])
+        #expect(try nucleo.dispositivos().first { $0.id == antiguo }?.retraso == 4)
+        let otraVez = try nucleo.anadirDispositivo(.apns(token: Self.token(1).uppercased()))
+        #expect(otraVez.id == antiguo && !otraVez.nuevo)
     }
 }

@@ -191,6 +191,9 @@ struct EnvioFallidoTests {
         func proximoVencimiento(canal: String) throws -> Double? { nil }
         func canales() throws -> [CanalConfigurado] { try base.canales() }
         func dispositivos() throws -> [CanalConfigurado] { try base.dispositivos() }
+        func dispositivosDeNombreAntiguo(_ nombre: String?) throws -> [String: String] {
+            try base.dispositivosDeNombreAntiguo(nombre)
+        }
         func existe(_ nombre: String) throws -> TipoDeCanal? { try base.existe(nombre) }
         func guardar(_ canales: [CanalConfigurado]) throws -> Int { try base.guardar(canales) }
         func guardar(_ canal: CanalConfigurado, reemplazar: Bool) throws -> Bool { false }

@@ -373,6 +373,13 @@
             #expect(try buzon.existe("apns-0000000002") == .dispositivoAPNs)
             #expect(try buzon.canales().allSatisfy { !$0.tipo.esDispositivo })
             #expect(try buzon.dispositivos().map(\.nombre) == moviles.map(\.nombre))
+            // Ids of the first, 40-bit form, as devices stored then keep them.
+            #expect(
+                try buzon.dispositivosDeNombreAntiguo(nil).keys.sorted() == moviles.map(\.nombre))
+            #expect(
+                try buzon.dispositivosDeNombreAntiguo("apns-0000000002")
+                    == ["apns-0000000002": #"{"token":"ab"}"#])
+            #expect(try buzon.dispositivosDeNombreAntiguo("apns-00000000020000").isEmpty)
             _ = try await Self.jugarPartidoUno(tienda)
             let difusiones = tienda.difusiones
             #expect(try difusiones.recuentoDeDifusion(aviso: nil).pendientes == 5)

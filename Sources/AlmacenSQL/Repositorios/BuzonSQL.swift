@@ -613,6 +613,20 @@ public struct BuzonSQL<Cola: ColaSQL>: Buzon {
         }
     }
 
+    public func dispositivosDeNombreAntiguo(_ nombre: String?) throws -> [String: String] {
+        try queue.read { db in
+            // `apns-` or `web-` and ten hex digits; ids given since have sixteen.
+            let filas = try db.rows(
+                """
+                SELECT nombre, ajustes FROM canal
+                WHERE tipo IN (\(db.dialecto.textos(de: "?1"))) AND (?2 IS NULL OR nombre = ?2)
+                    AND length(nombre) = CASE WHEN nombre LIKE 'apns-%' THEN 15 ELSE 14 END
+                """, ConsultasDeAvisos.dispositivos, nombre
+            ) { ($0.string(0), $0.string(1)) }
+            return Dictionary(filas, uniquingKeysWith: { primera, _ in primera })
+        }
+    }
+
     public func existe(_ nombre: String) throws -> TipoDeCanal? {
         try queue.read { db in
             try db.row("SELECT tipo FROM canal WHERE nombre = ?", nombre) {

@@ -82,8 +82,10 @@ public enum Dispositivo {
         }
     }
 
-    /// `apns-1a2b3c4d5e` / `web-1a2b3c4d5e`: the first 40 bits of the SHA-256 of what the
-    /// device is.
+    /// `apns-1a2b3c4d5e6f7a8b` / `web-1a2b3c4d5e6f7a8b`: the first 64 bits of the SHA-256 of
+    /// what the device is. Among a million devices two share an id about once in 36 million
+    /// imports; at the 40 bits ids first had (`nombreAntiguo`) it was once in three, and one
+    /// phone silently took the other's place.
     public static func nombre(apns token: String) -> String {
         "apns-" + huella(token.lowercased())
     }
@@ -92,16 +94,28 @@ public enum Dispositivo {
         "web-" + huella(endpoint)
     }
 
+    /// The 40-bit id the device `nombre` (a 64-bit one) had before: devices stored then keep
+    /// it, and adding the same token or endpoint again updates them instead of adding a twin.
+    public static func nombreAntiguo(_ nombre: String) -> String {
+        String(nombre.dropLast(6))
+    }
+
+    /// Whether `nombre` is an id of the first, 40-bit form.
+    public static func esNombreAntiguo(_ nombre: String) -> Bool {
+        let cifras = nombre.hasPrefix("apns-") ? nombre.utf8.count - 5 : nombre.utf8.count - 4
+        return cifras == 10
+    }
+
     private static func huella(_ texto: String) -> String {
         let resumen = Resumen.sha256(Array(texto.utf8))
         // By hand, not `String(_:radix:)` per byte: an import names a million devices.
-        return String(unsafeUninitializedCapacity: 10) { salida in
+        return String(unsafeUninitializedCapacity: 16) { salida in
             func cifra(_ valor: UInt8) -> UInt8 { valor < 10 ? 0x30 + valor : 0x57 + valor }
-            for (i, byte) in resumen.prefix(5).enumerated() {
+            for (i, byte) in resumen.prefix(8).enumerated() {
                 salida[2 * i] = cifra(byte >> 4)
                 salida[2 * i + 1] = cifra(byte & 0x0F)
             }
-            return 10
+            return 16
         }
     }
 }
