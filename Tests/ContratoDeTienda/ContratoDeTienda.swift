@@ -36,6 +36,7 @@
         case reanudarTrasUnaMuerte
         case quienPierdeLaEjecucionNoEscribeMas
         case dispositivosYCredenciales
+        case tramosDeDiezMilDispositivos
 
         public var testDescription: String { rawValue }
 
@@ -66,6 +67,7 @@
             case .reanudarTrasUnaMuerte: try await reanudarTrasUnaMuerte(tienda)
             case .quienPierdeLaEjecucionNoEscribeMas: try quienPierdeLaEjecucionNoEscribeMas(tienda)
             case .dispositivosYCredenciales: try await dispositivosYCredenciales(tienda)
+            case .tramosDeDiezMilDispositivos: try await tramosDeDiezMilDispositivos(tienda)
             }
         }
 
@@ -351,6 +353,37 @@
         /// Push credentials (a key pair written only where there is none), and a device that
         /// is gone: its outcome removes it, and what it still had queued is discarded, in one
         /// write (contract.md §19).
+        /// 20,001 phones: each notice is cut into shards of 10,000 at the 1st, 10,001st and
+        /// 20,001st id (§20), and the three may be claimed at once by three holders.
+        func tramosDeDiezMilDispositivos(_ tienda: any Tienda) async throws {
+            func nombre(_ i: Int) -> String {
+                let cifras = String(i, radix: 16)
+                return "apns-" + String(repeating: "0", count: 16 - cifras.count) + cifras
+            }
+            let moviles = (0...2 * TramoReclamado.tamanoMaximo).map {
+                CanalConfigurado(
+                    nombre: nombre($0), tipo: .dispositivoAPNs, ajustes: #"{"token":"ab"}"#)
+            }
+            #expect(try tienda.buzon.guardar(moviles.reversed()) == moviles.count)
+            _ = try await Self.jugarPartidoUno(tienda)
+            #expect(try tienda.difusiones.recuentoDeDifusion(aviso: nil).pendientes == 3 * 5)
+            let ahora = segundosUnix()
+            var tramos: [TramoReclamado] = []
+            for quien in ["uno", "dos", "tres", "cuatro"] {
+                if let tramo = try tienda.difusiones.reclamarTramo(
+                    ReclamoDeTramo(arrendatario: quien, ahora: ahora, arriendo: 60))
+                {
+                    tramos.append(tramo)
+                }
+            }
+            let diez = TramoReclamado.tamanoMaximo
+            #expect(tramos.count == 3 && Set(tramos.map(\.avisoId)).count == 1)
+            #expect(
+                tramos.map(\.desde).sorted() == [nombre(0), nombre(diez), nombre(2 * diez)])
+            #expect(
+                Set(tramos.map(\.hasta)) == [nombre(diez), nombre(2 * diez), nil])
+        }
+
         func dispositivosYCredenciales(_ tienda: any Tienda) async throws {
             let buzon = tienda.buzon
             #expect(try buzon.credenciales().isEmpty)

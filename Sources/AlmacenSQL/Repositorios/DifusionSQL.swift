@@ -219,15 +219,23 @@ enum ConsultasDeDifusion {
         _ db: some BaseSQL, aviso: Int, orden: Int, vence: Double, permitido: Bool
     ) throws {
         for tipo in tipos {
+            // Each cut is the device `tamanoMaximo` entries of the index past the last one:
+            // a window numbering every device (`row_number()`) made the goal's transaction
+            // read and sort the million of them, 0.7 s before the first delivery.
             var cortes: [String] = []
-            try db.forEachRow(
-                """
-                SELECT nombre FROM (
-                    SELECT nombre, row_number() OVER (ORDER BY nombre) AS n FROM canal
-                    WHERE tipo = ? AND activo = 1) AS t
-                WHERE n % ? = 1 ORDER BY nombre
-                """, tipo.rawValue, TramoReclamado.tamanoMaximo
-            ) { cortes.append($0.string("nombre")) }
+            var siguiente = try db.row(
+                "SELECT nombre FROM canal WHERE tipo = ? AND activo = 1 ORDER BY nombre LIMIT 1",
+                tipo.rawValue
+            ) { $0.string("nombre") }
+            while let corte = siguiente {
+                cortes.append(corte)
+                siguiente = try db.row(
+                    """
+                    SELECT nombre FROM canal WHERE tipo = ? AND activo = 1 AND nombre >= ?
+                    ORDER BY nombre LIMIT 1 OFFSET ?
+                    """, tipo.rawValue, corte, TramoReclamado.tamanoMaximo
+                ) { $0.string("nombre") }
+            }
             for (i, desde) in cortes.enumerated() {
                 try db.executeLater(
                     """
