@@ -89,13 +89,18 @@ public struct DifusionSQL<Cola: ColaSQL>: Difusiones {
                     tramo.desde, tramo.tipo.rawValue
                 ) { CanalConfigurado(fila: $0, filtros: FiltrosDeCanal()) }.compactMap { $0 }
             } else {
+                // One bound each way, each there only when it bounds: a plain range of the
+                // primary key, whatever plan PostgreSQL keeps for the prepared page.
+                let abajo = desde == nil ? "nombre >= ?2" : "nombre > ?2"
+                let arriba = tramo.hasta == nil ? "" : "AND nombre < ?4"
                 canales = try db.rows(
                     """
                     SELECT \(CanalConfigurado.columnas) FROM canal
-                    WHERE tipo = ?1 AND activo = 1 AND nombre >= ?2 AND nombre > ?3
-                      AND (CAST(?4 AS TEXT) IS NULL OR nombre < ?4)
-                    ORDER BY nombre LIMIT ?5
-                    """, tramo.tipo.rawValue, tramo.desde, desde ?? "", tramo.hasta, limite
+                    WHERE tipo = ?1 AND activo = 1 AND \(abajo) \(arriba)
+                    ORDER BY nombre LIMIT ?3
+                    """,
+                    arguments: [tramo.tipo.rawValue, desde ?? tramo.desde, limite]
+                        + (tramo.hasta.map { [$0] } ?? [])
                 ) { CanalConfigurado(fila: $0, filtros: FiltrosDeCanal()) }.compactMap { $0 }
             }
             guard let primero = canales.first?.nombre, let ultimo = canales.last?.nombre else {
