@@ -87,33 +87,41 @@ struct LineaDeDispositivo {
         return Dispositivo.Suscripcion(endpoint: endpoint, p256dh: p256dh, auth: auth)
     }
 
+    /// Field `clave` as a list, each element read by `elemento`; none when it is missing.
+    /// - Parameter que: what the list holds, for the message when it is not that.
+    private static func lista<T>(
+        _ campos: [String: ValorJSON], _ clave: String, de que: String,
+        _ elemento: (ValorJSON) -> T?
+    ) throws(MotivoDeLinea) -> [T] {
+        guard let valor = presente(campos[clave]) else { return [] }
+        guard case .lista(let elementos) = valor else {
+            throw MotivoDeLinea("«\(clave)» es una lista de \(que).")
+        }
+        var leidos: [T] = []
+        for valor in elementos {
+            guard let leido = elemento(valor) else {
+                throw MotivoDeLinea("«\(clave)» es una lista de \(que).")
+            }
+            leidos.append(leido)
+        }
+        return leidos
+    }
+
     private static func textos(_ campos: [String: ValorJSON], _ clave: String)
         throws(MotivoDeLinea) -> [String]
     {
-        guard let valor = presente(campos[clave]) else { return [] }
-        guard case .lista(let elementos) = valor else {
-            throw MotivoDeLinea("«\(clave)» es una lista de nombres.")
-        }
-        return try elementos.map { elemento throws(MotivoDeLinea) in
-            guard case .texto(let nombre) = elemento else {
-                throw MotivoDeLinea("«\(clave)» es una lista de nombres.")
-            }
-            return nombre
+        try lista(campos, clave, de: "nombres") { valor in
+            if case .texto(let nombre) = valor { return nombre }
+            return nil
         }
     }
 
     private static func numeros(_ campos: [String: ValorJSON], _ clave: String)
         throws(MotivoDeLinea) -> [Int]
     {
-        guard let valor = presente(campos[clave]) else { return [] }
-        guard case .lista(let elementos) = valor else {
-            throw MotivoDeLinea("«\(clave)» es una lista de números de partido.")
-        }
-        return try elementos.map { elemento throws(MotivoDeLinea) in
-            guard case .numero(let numero) = elemento, let entero = Int(exactly: numero) else {
-                throw MotivoDeLinea("«\(clave)» es una lista de números de partido.")
-            }
-            return entero
+        try lista(campos, clave, de: "números de partido") { valor in
+            if case .numero(let numero) = valor { return Int(exactly: numero) }
+            return nil
         }
     }
 }

@@ -831,11 +831,11 @@ func listaJSON(_ ids: [Int]) -> String {
 /// The outbox's notices as every query reads them.
 enum ConsultasDeAvisos {
     /// The channel types kept as channels, and the device types (fanned out by shards), as
-    /// SQL literals (`'registro', 'webhook', …`), written into a statement
-    /// instead of bound: PostgreSQL's planner then sees the values, knows them rare beside a
-    /// million devices and takes `canal_por_tipo`. Bound as one JSON list they were planned
-    /// as any type, and the channel list every dispatcher reads each second scanned the
-    /// million device rows (0.5 s a time, half of a core).
+    /// SQL literals (`'registro', 'webhook', …`) written into a statement instead of bound:
+    /// PostgreSQL's planner then sees the values, knows them rare beside a million devices
+    /// and takes `canal_por_tipo`. Bound as one JSON list they were planned as any type, and
+    /// the channel list every dispatcher reads each second scanned the million device rows
+    /// (0.5 s a time, half of a core).
     static let configurablesEnSQL = literales(TipoDeCanal.configurables.map(\.rawValue))
     static let dispositivosEnSQL = literales(
         TipoDeCanal.allCases.filter(\.esDispositivo).map(\.rawValue))
