@@ -1,4 +1,5 @@
 import Avisos
+import Dispatch
 import Empuje
 import FoundationEssentials
 import Persistencia
@@ -199,21 +200,25 @@ extension Nucleo {
         // lands next to the last one in the table's and the index's pages instead of on a
         // random page of a million-row tree (four times faster). A device named twice keeps
         // its last line.
-        let orden = LecturaDeDispositivos.ordenPorNombre(configurados.map(\.nombre))
-        var ordenados: [CanalConfigurado] = []
-        ordenados.reserveCapacity(orden.count)
-        for (posicion, i) in orden.enumerated()
-        where posicion + 1 == orden.count
-            || configurados[orden[posicion + 1]].nombre != configurados[i].nombre
-        {
-            ordenados.append(configurados[i])
+        let ordenados = LecturaDeDispositivos.ultimosPorNombre(configurados.map(\.nombre)).map {
+            configurados[$0]
         }
         let nuevos = try tienda.buzon.guardar(ordenados)
-        return (nuevos, ordenados.count - nuevos)
+        let cambiados = ordenados.count - nuevos
+        // Freeing a million channels, each with its strings, takes seconds the caller would
+        // wait for after its answer is known: they are let go on another thread.
+        Self.soltarAParte((consume lectura, consume configurados, consume ordenados))
+        return (nuevos, cambiados)
     }
 }
 
 extension Nucleo {
+    /// Drops `valor` on a background thread: the last reference is the block's.
+    fileprivate static func soltarAParte(_ valor: consuming some Sendable) {
+        let valor = valor
+        DispatchQueue.global(qos: .background).async { withExtendedLifetime(valor) {} }
+    }
+
     /// A user's small file (a `.p8`, a subscription, a list of devices), whole, or why not.
     public static func leerFicheroDeUsuario(_ ruta: String, maximo: Int) throws -> [UInt8] {
         try leerBytes(ruta, maximo: maximo)

@@ -100,9 +100,10 @@ struct LecturaDeDispositivos: Sendable {
         return partes
     }
 
-    /// The ids in byte order (SQLite's, the index's), ties in their order in `nombres`:
-    /// 16 bytes of each compared as two integers, the whole only when those are equal.
-    static func ordenPorNombre(_ nombres: [String]) -> [Int] {
+    /// The ids in byte order (SQLite's, the index's), each once: the index in `nombres` of its
+    /// last line. The first 16 bytes of each id are compared as two integers, the whole only
+    /// when those are equal.
+    static func ultimosPorNombre(_ nombres: [String]) -> [Int] {
         var claves = nombres.indices.map { i -> (UInt64, UInt64, Int) in
             var alta: UInt64 = 0
             var baja: UInt64 = 0
@@ -125,6 +126,20 @@ struct LecturaDeDispositivos: Sendable {
             }
             return a.2 < b.2
         }
-        return claves.map(\.2)
+        // Ties are in line order: an id's last line is the one before the next id.
+        var ultimos: [Int] = []
+        ultimos.reserveCapacity(claves.count)
+        for (posicion, clave) in claves.enumerated() {
+            if posicion + 1 < claves.count {
+                let siguiente = claves[posicion + 1]
+                if siguiente.0 == clave.0, siguiente.1 == clave.1,
+                    nombres[siguiente.2] == nombres[clave.2]
+                {
+                    continue
+                }
+            }
+            ultimos.append(clave.2)
+        }
+        return ultimos
     }
 }

@@ -67,6 +67,18 @@ int cifrado_publica_p256(const uint8_t privada[32], uint8_t publica[65]) {
     return bien;
 }
 
+int cifrado_es_punto_p256(const uint8_t publica[65]) {
+    const EC_GROUP *grupo = curva_p256();
+    BN_CTX *ctx = BN_CTX_new();
+    EC_POINT *punto = grupo ? EC_POINT_new(grupo) : NULL;
+    int bien = ctx != NULL && punto != NULL && publica[0] == 0x04 &&
+               EC_POINT_oct2point(grupo, punto, publica, 65, ctx) == 1 &&
+               EC_POINT_is_on_curve(grupo, punto, ctx) == 1;
+    EC_POINT_free(punto);
+    BN_CTX_free(ctx);
+    return bien;
+}
+
 int cifrado_ecdh_p256(const uint8_t privada[32], const uint8_t ajena[65], uint8_t secreto[32]) {
     const EC_GROUP *grupo = curva_p256();
     BN_CTX *ctx = BN_CTX_new();

@@ -75,7 +75,7 @@ public enum Dispositivo {
             suscripcion.endpoint.utf8.count <= 2048
         else { throw .endpoint }
         guard let p256dh = Base64URL.descodificar(suscripcion.keys.p256dh), p256dh.count == 65,
-            (try? ClaveP256.esPunto(p256dh)) == true
+            ClaveP256.esPunto(p256dh)
         else { throw .p256dh }
         guard let auth = Base64URL.descodificar(suscripcion.keys.auth), auth.count == 16 else {
             throw .auth

@@ -15,6 +15,10 @@ int cifrado_generar_p256(uint8_t privada[32], uint8_t publica[65]);
 /// The public point of a private scalar.
 int cifrado_publica_p256(const uint8_t privada[32], uint8_t publica[65]);
 
+/// Whether `publica` (0x04 || X || Y) is a point of the curve. P-256's cofactor is 1: every
+/// point of the curve but infinity, which this encoding cannot name, is a valid public key.
+int cifrado_es_punto_p256(const uint8_t publica[65]);
+
 /// ECDH: the X coordinate of `privada` × `ajena`; 0 when `ajena` is not a point of the curve.
 int cifrado_ecdh_p256(const uint8_t privada[32], const uint8_t ajena[65], uint8_t secreto[32]);
 
