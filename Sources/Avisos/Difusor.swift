@@ -172,6 +172,9 @@ public final class Difusor: Sendable {
                 return total
             }
             guard let tramo else { return total }
+            // A first claim cuts what lies past its shard into a shard of its own: this
+            // process's other workers take it now, not at their next poll.
+            if !tramo.unico && tramo.cursor == nil { despertar() }
             total += await difundir(tramo)
         }
         return total

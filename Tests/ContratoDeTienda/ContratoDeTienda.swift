@@ -353,8 +353,9 @@
         /// Push credentials (a key pair written only where there is none), and a device that
         /// is gone: its outcome removes it, and what it still had queued is discarded, in one
         /// write (contract.md §19).
-        /// 20,001 phones: each notice is cut into shards of 10,000 at the 1st, 10,001st and
-        /// 20,001st id (§20), and the three may be claimed at once by three holders.
+        /// 20,001 phones: each notice is written as one shard, which its claims cut into shards
+        /// of 10,000 at the 1st, 10,001st and 20,001st id (§20), each claimable as soon as it
+        /// is cut, the three held at once by three holders.
         func tramosDeDiezMilDispositivos(_ tienda: any Tienda) async throws {
             func nombre(_ i: Int) -> String {
                 let cifras = String(i, radix: 16)
@@ -366,7 +367,7 @@
             }
             #expect(try tienda.buzon.guardar(moviles.reversed()) == moviles.count)
             _ = try await Self.jugarPartidoUno(tienda)
-            #expect(try tienda.difusiones.recuentoDeDifusion(aviso: nil).pendientes == 3 * 5)
+            #expect(try tienda.difusiones.recuentoDeDifusion(aviso: nil).pendientes == 5)
             let ahora = segundosUnix()
             var tramos: [TramoReclamado] = []
             for quien in ["uno", "dos", "tres", "cuatro"] {
@@ -382,6 +383,43 @@
                 tramos.map(\.desde).sorted() == [nombre(0), nombre(diez), nombre(2 * diez)])
             #expect(
                 Set(tramos.map(\.hasta)) == [nombre(diez), nombre(2 * diez), nil])
+            // The cuts are stored: the first notice has three shards, the other four one each.
+            #expect(try tienda.difusiones.recuentoDeDifusion(aviso: nil).pendientes == 3 + 4)
+            #expect(
+                try tienda.difusiones.recuentoDeDifusion(aviso: tramos[0].avisoId).pendientes
+                    == 3)
+            // Each holds its own devices: every phone once across the three.
+            var vistos: [String] = []
+            for tramo in tramos {
+                var despues: String?
+                while true {
+                    let pagina = try tienda.difusiones.dispositivos(
+                        de: tramo, despues: despues, limite: 4_000)
+                    guard let ultimo = pagina.last else { break }
+                    vistos += pagina.map(\.canal.nombre)
+                    despues = ultimo.canal.nombre
+                }
+            }
+            #expect(vistos.count == moviles.count && Set(vistos) == Set(moviles.map(\.nombre)))
+            // A shard resumed from a cursor is not cut again: devices added since its first
+            // claim stay in it.
+            var avance = AvanceDeTramo(tramo: tramos[2])
+            avance.cursor = nombre(2 * diez)
+            #expect(
+                try tienda.difusiones.avanzar(
+                    avance, arrendatario: "tres", ahora: ahora, arriendo: 60))
+            let mas = (1...diez + 1).map {
+                CanalConfigurado(
+                    nombre: nombre(2 * diez + $0), tipo: .dispositivoAPNs,
+                    ajustes: #"{"token":"ab"}"#)
+            }
+            #expect(try tienda.buzon.guardar(mas) == mas.count)
+            #expect(try tienda.buzon.liberar(arrendatario: "tres", canal: nil, ahora: ahora) == 1)
+            let retomado = try #require(
+                try tienda.difusiones.reclamarTramo(
+                    ReclamoDeTramo(arrendatario: "cinco", ahora: ahora, arriendo: 60)))
+            #expect(retomado.id == tramos[2].id && retomado.hasta == nil)
+            #expect(try tienda.difusiones.recuentoDeDifusion(aviso: nil).pendientes == 3 + 4)
         }
 
         func dispositivosYCredenciales(_ tienda: any Tienda) async throws {

@@ -67,11 +67,18 @@ public struct DifusionSQL<Cola: ColaSQL>: Difusiones {
                         )
                     })
             else { return nil }
+            var hasta = fila.hasta
+            if !fila.unico, fila.cursor == nil,
+                let corte = try ConsultasDeDifusion.cortar(
+                    db, id: fila.id, tipo: fila.tipo, desde: fila.desde, hasta: fila.hasta)
+            {
+                hasta = corte
+            }
             // The stored notice names its team; the match's names say it is one of its sides.
             let equipo = [local, visitante].compactMap { $0 }.first { $0 == aviso.equipo }
             return TramoReclamado(
                 id: fila.id, tipo: tipo, avisoId: fila.aviso, aviso: aviso, creado: creado,
-                desde: fila.desde, hasta: fila.hasta, cursor: fila.cursor, unico: fila.unico,
+                desde: fila.desde, hasta: hasta, cursor: fila.cursor, unico: fila.unico,
                 intento: fila.intentos + 1, equipo: equipo, competicion: competicion)
         }
     }
@@ -216,46 +223,62 @@ enum ConsultasDeDifusion {
     /// The device types that are fanned out by shards.
     static var tipos: [TipoDeCanal] { TipoDeCanal.allCases.filter(\.esDispositivo) }
 
-    /// Writes the shards of notice `aviso` for every provider, inside the caller's
-    /// transaction: one per `TramoReclamado.tamanoMaximo` active devices, cut at device ids
-    /// (the server numbers them, so only the cuts travel). Devices' own filters are applied as
-    /// each shard is streamed.
+    /// Writes the fan-out of notice `aviso` for every provider with an active device, inside
+    /// the caller's transaction: one shard from the provider's first device to its last,
+    /// which its first claim cuts (`cortar`). The goal's transaction reads one index entry
+    /// per provider: cutting a million devices into hundreds of shards here read the whole
+    /// index, 0.3 s on PostgreSQL, before anyone heard of the goal. Devices' own filters are
+    /// applied as each shard is streamed.
     static func repartir(
         _ db: some BaseSQL, aviso: Int, orden: Int, vence: Double, permitido: Bool
     ) throws {
         for tipo in tipos {
-            // Each cut is the device `tamanoMaximo` entries of the index past the last one:
-            // a window numbering every device (`row_number()`) made the goal's transaction
-            // read and sort the million of them, 0.7 s before the first delivery.
-            var cortes: [String] = []
-            var siguiente = try db.row(
-                "SELECT nombre FROM canal WHERE tipo = ? AND activo = 1 ORDER BY nombre LIMIT 1",
-                tipo.rawValue
-            ) { $0.string("nombre") }
-            while let corte = siguiente {
-                cortes.append(corte)
-                siguiente = try db.row(
-                    """
-                    SELECT nombre FROM canal WHERE tipo = ? AND activo = 1 AND nombre >= ?
-                    ORDER BY nombre LIMIT 1 OFFSET ?
-                    """, tipo.rawValue, corte, TramoReclamado.tamanoMaximo
-                ) { $0.string("nombre") }
-            }
-            for (i, desde) in cortes.enumerated() {
-                try db.executeLater(
-                    """
-                    INSERT INTO difusion (aviso_id, tipo, orden, unico, desde, hasta, estado,
-                        proximo_intento, ultimo_error)
-                    VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)
-                    """,
-                    arguments: [
-                        aviso, tipo.rawValue, orden, desde,
-                        i + 1 < cortes.count ? cortes[i + 1] : nil,
-                        permitido ? "pendiente" : "descartada", vence,
-                        permitido ? nil : "avisos de gol desactivados",
-                    ])
-            }
+            guard
+                let desde = try db.row(
+                    "SELECT nombre FROM canal WHERE tipo = ? AND activo = 1 ORDER BY nombre LIMIT 1",
+                    tipo.rawValue, map: { $0.string("nombre") })
+            else { continue }
+            try db.executeLater(
+                """
+                INSERT INTO difusion (aviso_id, tipo, orden, unico, desde, hasta, estado,
+                    proximo_intento, ultimo_error)
+                VALUES (?, ?, ?, 0, ?, NULL, ?, ?, ?)
+                """,
+                arguments: [
+                    aviso, tipo.rawValue, orden, desde, permitido ? "pendiente" : "descartada",
+                    vence, permitido ? nil : "avisos de gol desactivados",
+                ])
         }
+    }
+
+    /// Cuts the shard `id` just claimed, never worked (no cursor), after its
+    /// `TramoReclamado.tamanoMaximo`-th device, in the claim's transaction: the rest becomes a
+    /// pending shard of its own, claimable at once by any dispatcher, and cut in turn by its
+    /// own first claim. A shard costs its claim one walk of 10,000 index entries.
+    /// - Returns: the shard's new upper bound, or `nil` when it holds no more than that.
+    static func cortar(
+        _ db: some BaseSQL, id: Int, tipo: String, desde: String, hasta: String?
+    ) throws -> String? {
+        let arriba = hasta == nil ? "" : "AND nombre < ?4"
+        guard
+            let corte = try db.row(
+                """
+                SELECT nombre FROM canal WHERE tipo = ?1 AND activo = 1 AND nombre >= ?2 \(arriba)
+                ORDER BY nombre LIMIT 1 OFFSET ?3
+                """,
+                arguments: [tipo, desde, TramoReclamado.tamanoMaximo] + (hasta.map { [$0] } ?? []),
+                map: { $0.string("nombre") })
+        else { return nil }
+        // The rest first: it takes the bound this shard had.
+        try db.execute(
+            """
+            INSERT INTO difusion (aviso_id, tipo, orden, unico, desde, hasta, estado,
+                proximo_intento, ultimo_error)
+            SELECT aviso_id, tipo, orden, 0, ?, hasta, estado, proximo_intento, ultimo_error
+            FROM difusion WHERE id = ?
+            """, corte, id)
+        try db.execute("UPDATE difusion SET hasta = ? WHERE id = ?", corte, id)
+        return corte
     }
 
     /// A shard a claim may lease: pending, due, not leased (or its lease ran out), and nothing
