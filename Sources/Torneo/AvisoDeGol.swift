@@ -268,16 +268,20 @@ public struct AvisoDeGol: Sendable, Hashable, Codable {
     public var claveDeIdempotencia: String {
         let serie = seguimiento.map { "d\($0)" } ?? ejecucion.map(String.init) ?? "0"
         let clave = "marcador-\(partidoId)-\(serie)-\(identificador)"
-        var ascii = ""
+        let llana = { (byte: UInt8) in byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") }
+        // A fan-out asks for it once per device: most keys are ASCII already.
+        if clave.utf8.allSatisfy(llana) { return clave }
+        let cifras = Array("0123456789ABCDEF".utf8)
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(clave.utf8.count * 3)
         for byte in clave.utf8 {
-            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
-                ascii.unicodeScalars.append(Unicode.Scalar(byte))
+            if llana(byte) {
+                ascii.append(byte)
             } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                ascii += "%" + (hex.count == 1 ? "0" + hex : hex)
+                ascii += [UInt8(ascii: "%"), cifras[Int(byte >> 4)], cifras[Int(byte & 0xF)]]
             }
         }
-        return ascii
+        return String(decoding: ascii, as: UTF8.self)
     }
 
     /// `gol-35-Luis`; the same player's second goal in the same minute is `gol-80-Mbappé-2`

@@ -37,6 +37,8 @@ enum Programa {
                 terminal.escribir(Ayuda.de(leida.ruta.map { type(of: $0) }))
                 codigo = .ok
             } else {
+                // Before the command starts its threads.
+                if type(of: comando).difunde { Memoria.variasArenas() }
                 let actual = Contexto(
                     db: globales.db, entorno: entorno, terminal: terminal,
                     paciencia: type(of: comando).largaDuracion ? 60 : 0)

@@ -168,3 +168,49 @@ struct PeticionesDeEmpujeTests {
         #expect(Array(cuerpo[22..<86]) != Array(suscriptor.publica[1...]))
     }
 }
+
+extension PeticionesDeEmpujeTests {
+    /// A notice's `apns-id` on a device never changes from one version to the next: a repeat
+    /// after an upgrade mid-fan-out must still be the same notification to APNs. The values
+    /// are the SHA-256 of «clave tipo canal», its first 16 bytes as an upper-case UUID.
+    @Test func elApnsIDDeUnAvisoEnUnDispositivoNoCambia() throws {
+        let credenciales = try Self.credenciales()
+        let canal = CanalDispositivoAPNs(
+            canal: "apns-1", token: "ab12", credenciales: credenciales, ahora: { Self.ahora })
+        // Python's hashlib of «marcador-1-7-gol-10-Iv%C3%A1n gol apns-1» gives the same.
+        #expect(canal.apnsID(Self.aviso()) == "8B1879BD-3A46-229E-82C2-D6C96C71ADB0")
+        #expect(
+            canal.apnsID(Self.aviso(tipo: .anulado)) == "C2F8EC6D-2D84-2773-B37E-C9BF57EAF59C")
+        // The batch's request carries the same one, and its path, whatever the shared part.
+        let comun = ComunDeLote()
+        for aviso in [Self.aviso(), Self.aviso(tranquilo: true), Self.aviso()] {
+            let lote = try canal.peticionDeLote(aviso, comun: comun, rechazado: nil)
+            #expect(lote.propia?.1 == "8B1879BD-3A46-229E-82C2-D6C96C71ADB0")
+            #expect(lote.ruta == "/3/device/ab12")
+            let suelta = cabeceras(try canal.peticion(aviso, token: lote.credencial ?? ""))
+            #expect(
+                Dictionary(lote.cabeceras, uniquingKeysWith: { _, b in b })
+                    == suelta.filter { $0.key != "apns-id" })
+        }
+    }
+
+    /// Requests that share headers share a variant, and only those: quiet hours and another
+    /// notice are others.
+    @Test func lasVariantesDeUnLoteSeparanLoQueCambiaLasCabeceras() throws {
+        let canal = CanalDispositivoAPNs(
+            canal: "apns-1", token: "ab12", credenciales: try Self.credenciales(),
+            ahora: { Self.ahora })
+        let otro = CanalDispositivoAPNs(
+            canal: "apns-2", token: "cd34", credenciales: try Self.credenciales(),
+            ahora: { Self.ahora })
+        let comun = ComunDeLote()
+        let uno = try canal.peticionDeLote(Self.aviso(), comun: comun, rechazado: nil)
+        let dos = try otro.peticionDeLote(Self.aviso(), comun: comun, rechazado: nil)
+        let tranquila = try canal.peticionDeLote(
+            Self.aviso(tranquilo: true), comun: comun, rechazado: nil)
+        let anulada = try canal.peticionDeLote(
+            Self.aviso(tipo: .anulado), comun: comun, rechazado: nil)
+        #expect(uno.variante == dos.variante)
+        #expect(Set([uno.variante, tranquila.variante, anulada.variante]).count == 3)
+    }
+}

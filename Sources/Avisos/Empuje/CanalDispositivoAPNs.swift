@@ -76,17 +76,28 @@ public struct CanalDispositivoAPNs: Notificador {
     /// `apns-id`: the same for the same notice on the same device, whoever sends it, so a
     /// repeat after a crash is the same notification to APNs and in its logs.
     func apnsID(_ aviso: AvisoDeGol) -> String {
-        let resumen = Resumen.sha256(
-            Array("\(aviso.claveDeIdempotencia) \(aviso.tipo.rawValue) \(canal)".utf8))
-        let hex = resumen.prefix(16).map { byte in
-            let texto = String(byte, radix: 16, uppercase: true)
-            return texto.count == 1 ? "0" + texto : texto
-        }.joined()
-        let partes = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { rango in
-            String(hex.dropFirst(rango.lowerBound).prefix(rango.count))
-        }
-        return partes.joined(separator: "-")
+        Self.apnsID(prefijo: Self.prefijoDeApnsID(aviso), canal: canal)
     }
+
+    /// What the `apns-id` of `aviso` hashes before the device's id: the same for a whole batch.
+    static func prefijoDeApnsID(_ aviso: AvisoDeGol) -> [UInt8] {
+        Array("\(aviso.claveDeIdempotencia) \(aviso.tipo.rawValue) ".utf8)
+    }
+
+    /// The first 16 bytes of the SHA-256 of `prefijo` and `canal`, as an upper-case UUID.
+    static func apnsID(prefijo: [UInt8], canal: String) -> String {
+        let resumen = Resumen.sha256(prefijo + Array(canal.utf8))
+        var texto: [UInt8] = []
+        texto.reserveCapacity(36)
+        for (i, byte) in resumen.prefix(16).enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { texto.append(UInt8(ascii: "-")) }
+            texto.append(cifras[Int(byte >> 4)])
+            texto.append(cifras[Int(byte & 0xF)])
+        }
+        return String(decoding: texto, as: UTF8.self)
+    }
+
+    private static let cifras = Array("0123456789ABCDEF".utf8)
 
     /// APNs' scheme, host and port: every device of this process shares one connection there.
     var origen: String {
@@ -226,36 +237,40 @@ extension CanalDispositivoAPNs: NotificadorEnLote {
                 throw FalloDeEntrega("no se pudo firmar el token de APNs", reintentable: false)
             }
         }
+        // What the shared part depends on. The token is the one `rechazado` gives in this
+        // batch, so naming that names it: a 200-byte JWT hashed twice per device was a tenth
+        // of a million-device fan-out.
         let variante =
-            "\(aviso.claveDeIdempotencia) \(aviso.tipo.rawValue) \(aviso.tranquilo) \(jwt)"
+            "\(aviso.claveDeIdempotencia) \(aviso.tipo.rawValue) \(aviso.tranquilo) \(rechazado ?? "")"
         // The shared part is what `peticion` would build for any device, its path and
         // apns-id aside.
-        let (cabeceras, carga, prefijo): ([(String, String)], [UInt8], String) = try comun.valor(
-            variante
-        ) {
-            () throws(FalloDeEntrega) in
-            let peticion: PeticionHTTP
-            do {
-                peticion = try self.peticion(aviso, token: jwt)
-            } catch let fallo as FalloDeEntrega {
-                throw fallo
-            } catch {
-                throw FalloDeEntrega("\(error)", reintentable: false)
+        let (cabeceras, carga, prefijo, id): ([(String, String)], [UInt8], String, [UInt8]) =
+            try comun.valor(variante) {
+                () throws(FalloDeEntrega) in
+                let peticion: PeticionHTTP
+                do {
+                    peticion = try self.peticion(aviso, token: jwt)
+                } catch let fallo as FalloDeEntrega {
+                    throw fallo
+                } catch {
+                    throw FalloDeEntrega("\(error)", reintentable: false)
+                }
+                let prefijo =
+                    (try? DireccionWeb(credenciales.url)).map { direccion in
+                        let ruta =
+                            direccion.resto.hasSuffix("/")
+                            ? String(direccion.resto.dropLast()) : direccion.resto
+                        return ruta
+                    } ?? ""
+                return (
+                    peticion.cabeceras.filter { $0.0 != "apns-id" }, peticion.cuerpo ?? [], prefijo,
+                    Self.prefijoDeApnsID(aviso)
+                )
             }
-            let prefijo =
-                (try? DireccionWeb(credenciales.url)).map { direccion in
-                    let ruta =
-                        direccion.resto.hasSuffix("/")
-                        ? String(direccion.resto.dropLast()) : direccion.resto
-                    return ruta
-                } ?? ""
-            return (
-                peticion.cabeceras.filter { $0.0 != "apns-id" }, peticion.cuerpo ?? [], prefijo
-            )
-        }
         return PeticionH2(
             ruta: "\(prefijo)/3/device/\(token)", variante: variante, cabeceras: cabeceras,
-            propia: ("apns-id", apnsID(aviso)), cuerpo: carga, credencial: jwt)
+            propia: ("apns-id", Self.apnsID(prefijo: id, canal: canal)), cuerpo: carga,
+            credencial: jwt)
     }
 
     public func desenlace(_ respuesta: RespuestaH2, de peticion: PeticionH2, renovado: Bool)

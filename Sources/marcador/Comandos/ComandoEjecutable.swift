@@ -16,10 +16,15 @@ protocol Comando: ComandoDeclarado {
     /// rides out a store that goes away: on PostgreSQL it reconnects for up to 60 s
     /// (architecture.md); any other fails at once with 74.
     static var largaDuracion: Bool { get }
+
+    /// A command that fans notices out to devices (`avisos vigilar`, `avisos enviar`,
+    /// `servir`) allocates on several threads at once: it gets several malloc arenas.
+    static var difunde: Bool { get }
 }
 
 extension Comando {
     static var largaDuracion: Bool { false }
+    static var difunde: Bool { false }
 
     func validarTrasReinicio(en ensayo: Contexto) async throws {
         _ = try await ejecutar(en: ensayo)
