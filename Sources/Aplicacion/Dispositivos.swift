@@ -200,14 +200,12 @@ extension Nucleo {
         // lands next to the last one in the table's and the index's pages instead of on a
         // random page of a million-row tree (four times faster). A device named twice keeps
         // its last line.
-        let ordenados = LecturaDeDispositivos.ultimosPorNombre(configurados.map(\.nombre)).map {
-            configurados[$0]
-        }
-        let nuevos = try tienda.buzon.guardar(ordenados)
-        let cambiados = ordenados.count - nuevos
+        LecturaDeDispositivos.ordenarPorNombre(&configurados)
+        let nuevos = try tienda.buzon.guardar(configurados)
+        let cambiados = configurados.count - nuevos
         // Freeing a million channels, each with its strings, takes seconds the caller would
         // wait for after its answer is known: they are let go on another thread.
-        Self.soltarAParte((consume lectura, consume configurados, consume ordenados))
+        Self.soltarAParte((consume lectura, consume configurados))
         return (nuevos, cambiados)
     }
 }

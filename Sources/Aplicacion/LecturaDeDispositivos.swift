@@ -38,8 +38,9 @@ struct LecturaDeDispositivos: Sendable {
         }
         var todas = hechas.withLock { $0 }
         for i in partes.indices {
-            guard let parte = todas.removeValue(forKey: i) else { continue }
-            canales += parte.canales
+            guard var parte = todas.removeValue(forKey: i) else { continue }
+            // The first part's list is taken whole; the others' are appended (a copy).
+            if canales.isEmpty { swap(&canales, &parte.canales) } else { canales += parte.canales }
             seguimientos += parte.seguimientos
             lineas += parte.lineas.map { $0 + leidas }
             if let fallo = parte.fallo {
@@ -100,14 +101,40 @@ struct LecturaDeDispositivos: Sendable {
         return partes
     }
 
-    /// The ids in byte order (SQLite's, the index's), each once: the index in `nombres` of its
-    /// last line. The first 16 bytes of each id are compared as two integers, the whole only
-    /// when those are equal.
-    static func ultimosPorNombre(_ nombres: [String]) -> [Int] {
-        var claves = nombres.indices.map { i -> (UInt64, UInt64, Int) in
+    /// `canales` in id order (SQLite's, the index's), each id once with its last line. The
+    /// channels are swapped into place, not copied: a copy of a million channels retains and
+    /// then releases each of their strings and lists, a second of the import.
+    static func ordenarPorNombre(_ canales: inout [CanalConfigurado]) {
+        let ultimos = ultimosPorNombre(canales)
+        // Where each place's channel comes from: the kept ones first, then the repeated lines.
+        var origen = ultimos
+        if ultimos.count < canales.count {
+            var guardado = [Bool](repeating: false, count: canales.count)
+            for i in ultimos { guardado[i] = true }
+            origen += canales.indices.filter { !guardado[$0] }
+        }
+        // Each cycle of the permutation is followed once, by swaps.
+        var hecho = [Bool](repeating: false, count: canales.count)
+        for inicio in canales.indices where !hecho[inicio] {
+            var actual = inicio
+            while true {
+                hecho[actual] = true
+                let siguiente = origen[actual]
+                if siguiente == inicio { break }
+                canales.swapAt(actual, siguiente)
+                actual = siguiente
+            }
+        }
+        canales.removeLast(canales.count - ultimos.count)
+    }
+
+    /// The ids in byte order, each once: the index in `canales` of its last line. The first 16
+    /// bytes of each id are compared as two integers, the whole only when those are equal.
+    static func ultimosPorNombre(_ canales: [CanalConfigurado]) -> [Int] {
+        var claves = canales.indices.map { i -> (UInt64, UInt64, Int) in
             var alta: UInt64 = 0
             var baja: UInt64 = 0
-            for (j, byte) in nombres[i].utf8.prefix(16).enumerated() {
+            for (j, byte) in canales[i].nombre.utf8.prefix(16).enumerated() {
                 if j < 8 {
                     alta |= UInt64(byte) << (56 - 8 * j)
                 } else {
@@ -119,8 +146,8 @@ struct LecturaDeDispositivos: Sendable {
         claves.sort { a, b in
             if a.0 != b.0 { return a.0 < b.0 }
             if a.1 != b.1 { return a.1 < b.1 }
-            let x = nombres[a.2].utf8
-            let y = nombres[b.2].utf8
+            let x = canales[a.2].nombre.utf8
+            let y = canales[b.2].nombre.utf8
             if (x.count > 16 || y.count > 16) && !x.elementsEqual(y) {
                 return x.lexicographicallyPrecedes(y)
             }
@@ -133,7 +160,7 @@ struct LecturaDeDispositivos: Sendable {
             if posicion + 1 < claves.count {
                 let siguiente = claves[posicion + 1]
                 if siguiente.0 == clave.0, siguiente.1 == clave.1,
-                    nombres[siguiente.2] == nombres[clave.2]
+                    canales[siguiente.2].nombre == canales[clave.2].nombre
                 {
                     continue
                 }

@@ -38,7 +38,7 @@ enum Programa {
                 codigo = .ok
             } else {
                 // Before the command starts its threads.
-                if type(of: comando).difunde { Memoria.variasArenas() }
+                if type(of: comando).asignaEnVariosHilos { Memoria.variasArenas() }
                 let actual = Contexto(
                     db: globales.db, entorno: entorno, terminal: terminal,
                     paciencia: type(of: comando).largaDuracion ? 60 : 0)

@@ -77,6 +77,25 @@ struct ImportarDispositivosTests {
                 .retraso == 9)
     }
 
+    /// Ids repeated in any order, many times: each device is stored once, with its last line
+    /// (the channels are put in id order by swaps, and the repeated lines dropped after).
+    @Test func dispositivosRepetidosEnDesordenSeQuedanConSuUltimaLinea() throws {
+        let nucleo = try nucleoEnMemoria()
+        // 3,000 lines over 700 tokens, scattered (a multiplier prime to 700).
+        let tokens = (0..<3_000).map { ($0 * 263) % 700 }
+        let lineas = tokens.enumerated().map { Self.linea($1, ",\"retraso\":\($0)") }
+        let hecho = try nucleo.importarDispositivos(Self.bytes(lineas))
+        #expect(hecho.nuevos == 700 && hecho.cambiados == 0)
+        var ultima: [String: Double] = [:]
+        for (i, token) in tokens.enumerated() {
+            ultima[Dispositivo.nombre(apns: Self.token(token))] = Double(i)
+        }
+        let guardados = try nucleo.dispositivos()
+        #expect(guardados.count == 700)
+        #expect(Set(guardados.map(\.id)) == Set(ultima.keys))
+        #expect(guardados.filter { ultima[$0.id] != $0.retraso }.map(\.id) == [])
+    }
+
     @Test(arguments: [
         (
             "{\"apns\": ",

@@ -55,7 +55,7 @@ extension Contexto {
 /// `marcador avisos enviar`: one drain of everything due now, every channel at once.
 struct AvisosEnviar: Comando {
     static let largaDuracion = true
-    static let difunde = true
+    static let asignaEnVariosHilos = true
 
     static let configuracion = ConfiguracionDeComando(
         nombre: "enviar", resumen: "Entrega una vez todo lo que toca ahora y termina.")
@@ -78,7 +78,7 @@ struct AvisosEnviar: Comando {
 /// `marcador avisos vigilar`: keeps delivering until a signal; follows channel changes.
 struct AvisosVigilar: Comando {
     static let largaDuracion = true
-    static let difunde = true
+    static let asignaEnVariosHilos = true
 
     static let configuracion = ConfiguracionDeComando(
         nombre: "vigilar",

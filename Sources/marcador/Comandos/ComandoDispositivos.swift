@@ -142,6 +142,7 @@ struct DispositivosQuitar: Comando {
 }
 
 struct DispositivosImportar: Comando {
+    static let asignaEnVariosHilos = true
     static let configuracion = ConfiguracionDeComando(
         nombre: "importar",
         resumen: "Añade los dispositivos de un fichero, uno por línea en JSON.",

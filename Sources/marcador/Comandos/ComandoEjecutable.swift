@@ -17,14 +17,15 @@ protocol Comando: ComandoDeclarado {
     /// (architecture.md); any other fails at once with 74.
     static var largaDuracion: Bool { get }
 
-    /// A command that fans notices out to devices (`avisos vigilar`, `avisos enviar`,
-    /// `servir`) allocates on several threads at once: it gets several malloc arenas.
-    static var difunde: Bool { get }
+    /// A command that allocates on several threads at once (the fan-out to devices of
+    /// `avisos vigilar`, `avisos enviar` and `servir`; the parts of `dispositivos importar`'s
+    /// file, read on every core) gets several malloc arenas.
+    static var asignaEnVariosHilos: Bool { get }
 }
 
 extension Comando {
     static var largaDuracion: Bool { false }
-    static var difunde: Bool { false }
+    static var asignaEnVariosHilos: Bool { false }
 
     func validarTrasReinicio(en ensayo: Contexto) async throws {
         _ = try await ejecutar(en: ensayo)

@@ -12,7 +12,7 @@ import Web
 /// `marcador servir`: the lessons' screen in the browser (screen.md).
 struct ComandoServir: Comando {
     static let largaDuracion = true
-    static let difunde = true
+    static let asignaEnVariosHilos = true
 
     static let configuracion = ConfiguracionDeComando(
         nombre: "servir",
