@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Arguments for `make run`: the main job plays partido 1 on the default database.
 ARGS ?= jugar 1
 
-.PHONY: all deps build release run test lint format clean bench bench-difusion bench-postgresql esquema orden torture fuzz install uninstall
+.PHONY: all deps build release run test lint format clean bench bench-difusion bench-importar bench-postgresql esquema orden torture fuzz install uninstall
 
 all: build
 
@@ -139,6 +139,12 @@ bench-difusion: deps
 		$$SUDO apt-get install -y -qq nghttp2-client sqlite3 bc python3-cryptography postgresql; }
 	$(RELEASE)
 	bench/difusion.sh $(DIFUSION)
+
+# `dispositivos importar` of a million APNs devices on SQLite against its C floor (the store's
+# part alone, marcador's statements prepared once): bench/importar.sh. IMPORTAR_N, RONDAS.
+bench-importar: deps
+	$(RELEASE)
+	bench/importar.sh
 
 # postgresql.md's figures, PostgreSQL beside SQLite: needs postgresql, sqlite3 and hyperfine.
 bench-postgresql: deps
