@@ -33,12 +33,6 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$d
     -out "$dir/cert.pem" -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/AuthKey.p8" 2>/dev/null
 
-# One match with one goal of the followed team, as openfootball writes it.
-cat >"$dir/final.json" <<'EOF'
-{"name": "Final de banco", "matches": [{"round": "Final", "date": "2026-07-19",
- "team1": "Rayo Banco", "team2": "Toros Banco", "score": {"ft": [1, 0]},
- "goals1": [{"name": "Ana", "minute": 10}], "goals2": []}]}
-EOF
 
 # The devices: N lines, half of them APNs tokens when both providers run; a Web Push
 # subscription uses one real P-256 key (the bench measures the sender, not key variety).
@@ -109,7 +103,7 @@ for almacen in $almacenes; do
                     db="$pg_url"
                 fi
                 m() { MARCADOR_DB="$db" "$marcador" "$@"; }
-                m importar "$dir/final.json" >/dev/null
+                m importar bench/final-de-banco.json >/dev/null
                 m avisos activar >/dev/null
                 if [ "$proveedor" = apns ]; then
                     m empuje apns --clave "$dir/AuthKey.p8" --id-clave ABC123DEFG --equipo DEF123GHIJ \

@@ -12,17 +12,12 @@ marcador="$PWD/.build/release/marcador"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cc -O2 -Wall -o "$dir/suelo" bench/importar/suelo.c -lsqlite3 -lcrypto
-cat >"$dir/final.json" <<'JSON'
-{"name": "Final de banco", "matches": [{"round": "Final", "date": "2026-07-19",
- "team1": "Rayo Banco", "team2": "Toros Banco", "score": {"ft": [1, 0]},
- "goals1": [{"name": "Ana", "minute": 10}], "goals2": []}]}
-JSON
 python3 - "$n" >"$dir/dispositivos.jsonl" <<'PY'
 import sys
 for i in range(int(sys.argv[1])):
     sys.stdout.write('{"apns":"%064x","equipos":["Rayo Banco"]}\n' % (i * 2654435761 + 7))
 PY
-nuevo() { rm -f "$dir"/banco.sqlite3*; "$marcador" --db "$dir/banco.sqlite3" importar "$dir/final.json" >/dev/null; }
+nuevo() { rm -f "$dir"/banco.sqlite3*; "$marcador" --db "$dir/banco.sqlite3" importar bench/final-de-banco.json >/dev/null; }
 nuestros=()
 suelos=()
 for ((r = 1; r <= rondas; r++)); do
