@@ -117,14 +117,12 @@ struct EnriquecedorTests {
             "/lento.gif": .init(codigo: 200, espera: 5, cuerpo: Muestras.gif)
         ])
         defer { servidor.cerrar() }
-        let inicio = ContinuousClock.now
+        // The server answers after 5 s with a whole GIF: an enricher without the 1 s deadline
+        // would wait for it and attach it. No wall clock is read: on a loaded machine a test
+        // process can stall for seconds before its first line (one did, for 9.8 s).
         let resultado = await enriquecedor(plazo: 1).enriquecer(
             servidor.url("/lento.gif"), clave: "f")
-        let tardado = ContinuousClock.now - inicio
         #expect(resultado == .original(motivo: "adjunto descartado: tiempo agotado tras 1 s"))
-        // The server answers after 10 s: well under that means the 1 s deadline cut it short
-        // (the bound is loose on purpose: a loaded machine must not fail it).
-        #expect(tardado < .seconds(8))
     }
 
     @Test func un404DejaElOriginal() async throws {
